@@ -1,0 +1,49 @@
+# The two commands a new user needs:  make site  and  make test.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
+# apt needs root; use sudo when we are not root and it exists.
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
+
+.PHONY: help site serve check test chromium clean
+
+help:
+	@echo "make site   build the demo site into _site/ (sets up .venv on first use)"
+	@echo "make serve  build and preview it on http://127.0.0.1:8000/"
+	@echo "make check  validate the data without building"
+	@echo "make test   install test tools (and Debian's chromium) and run the tests"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[test]'
+	@touch $@
+
+site: $(VENV)/.installed
+	$(BIN)/site-builder build --source . --out _site
+	@echo "The site is in _site/ — preview it with: make serve"
+
+serve: $(VENV)/.installed
+	$(BIN)/site-builder serve --source .
+
+check: $(VENV)/.installed
+	$(BIN)/site-builder check --source .
+
+# Browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests (about a minute)…"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null \
+	  || echo "Could not install chromium: browser tests will be skipped."; }
+
+test: $(VENV)/.installed-test chromium
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf _site .pytest_cache

@@ -1,0 +1,77 @@
+"""The build, as its list of stages: load → score → plan → render → write → finish."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .load import load_site
+from .model import Site
+from .plan import Page, plan_site
+from .problems import DataError, Problem, ProblemLog, sorted_problems
+from .render import Renderer, render_all
+from .rules.base import ScoredEvent
+from .score import score_site
+from .finish import extra_files
+from .write import check_output_folder, write_site
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class BuildResult:
+    site: Site
+    scored: list[ScoredEvent]
+    pages: list[Page] = field(default_factory=list)
+    files: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.is_error]
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    start = time.perf_counter()
+    yield
+    timings[stage] = time.perf_counter() - start
+
+
+def check(source: Path, base_url: str | None = None, strict: bool = False) -> BuildResult:
+    """Load and score without writing anything; raises DataError when there are errors."""
+    timings: dict[str, float] = {}
+    log = ProblemLog()
+    with _timed(timings, "load"):
+        site = load_site(source, log)
+        site.config = site.config.with_base_url(base_url)
+    with _timed(timings, "score"):
+        scored = score_site(site, log)
+    problems = sorted_problems(log.problems)
+    if log.has_errors() or (strict and problems):
+        raise DataError(problems)
+    return BuildResult(site, scored, problems=problems, timings=timings)
+
+
+def build(source: Path, out: Path, base_url: str | None = None, strict: bool = False,
+          progress: Progress | None = None) -> BuildResult:
+    """Build the whole site into `out`; on any error the previous `out` is left untouched."""
+    check_output_folder(source, out)
+    result = check(source, base_url, strict)
+    config = result.site.config
+    with _timed(result.timings, "plan"):
+        result.pages = plan_site(result.site, result.scored, result.problems)
+    with _timed(result.timings, "render"):
+        renderer = Renderer(source, config, result.site.pages)
+        files = render_all(renderer, result.pages, progress)
+        files.update(renderer.static_outputs())
+    with _timed(result.timings, "finish"):
+        files.update(extra_files(config, result.pages))
+    with _timed(result.timings, "write"):
+        write_site(out, files)
+    result.files = len(files)
+    return result

@@ -1,0 +1,137 @@
+"""The `site-builder` command: build, check and serve a results site."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from . import __version__
+from .build import BuildResult, build, check
+from .problems import DataError, Problem, SiteError
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except DataError as exc:
+        _print_problems(exc.problems, args.source)
+        errors = sum(p.is_error for p in exc.problems)
+        verdict = (f"{_count(errors, 'error')}" if errors else
+                   f"{_count(len(exc.problems), 'warning')} (--strict makes them errors)")
+        after = ("nothing was written; the previous site in "
+                 f"{args.out}/ is unchanged" if args.command == "build" else "")
+        print(f"{verdict}{': ' + after if after else ''}.", file=sys.stderr)
+        return EXIT_ERRORS
+    except SiteError as exc:
+        print(f"site-builder: {exc}", file=sys.stderr)
+        return EXIT_ERRORS
+    except KeyboardInterrupt:
+        print("\nstopped", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="site-builder",
+        description="Publish card-game tournament results as a static website.")
+    parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--source", default=".", metavar="DIR",
+                         help="the results site: site.toml, data/, content/, themes/ (default: .)")
+        sub.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    build_cmd = commands.add_parser("build", help="build the site into the output folder")
+    common(build_cmd)
+    build_cmd.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
+    build_cmd.add_argument("--base-url", metavar="URL",
+                           help="path or URL the site is served under, e.g. /my-league/ "
+                                "(default: base_url in site.toml, else /)")
+    build_cmd.set_defaults(run=_run_build)
+
+    check_cmd = commands.add_parser("check", help="validate the data without writing anything")
+    common(check_cmd)
+    check_cmd.set_defaults(run=_run_check, out=None)
+
+    serve_cmd = commands.add_parser("serve", help="build, then serve the site on 127.0.0.1")
+    common(serve_cmd)
+    serve_cmd.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
+    serve_cmd.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve_cmd.add_argument("--host", default="127.0.0.1",
+                           help="address to listen on (default: 127.0.0.1, this computer only)")
+    serve_cmd.set_defaults(run=_run_serve, base_url=None)
+    return parser
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    progress = _ProgressLine() if sys.stderr.isatty() else None
+    result = build(Path(args.source), Path(args.out), args.base_url, args.strict, progress)
+    if progress:
+        progress.clear()
+    _print_problems(result.problems, args.source)
+    _print_summary(result, args.source, args.out, time.perf_counter() - started)
+    return EXIT_OK
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    result = check(Path(args.source), strict=args.strict)
+    _print_problems(result.problems, args.source)
+    events = len(result.site.events)
+    found = _count(len(result.warnings), "warning") if result.warnings else "no problems"
+    print(f"Checked {_count(events, 'event')}: {found}.", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    result = build(Path(args.source), Path(args.out), None, args.strict)
+    _print_problems(result.problems, args.source)
+    return serve(Path(args.out), result.site.config.base_url.path, args.host, args.port)
+
+
+def _print_problems(problems: list[Problem], source: str) -> None:
+    for problem in problems:
+        print(problem.format(source), file=sys.stderr)
+
+
+def _print_summary(result: BuildResult, source: str, out: str, seconds: float) -> None:
+    stages = " · ".join(f"{name} {secs:.2f}s" for name, secs in result.timings.items())
+    warnings = f", {_count(len(result.warnings), 'warning')}" if result.warnings else ""
+    html = sum(1 for p in result.pages if p.template)
+    print(f"Built {_count(len(result.scored), 'event')}, {_count(html, 'page')} "
+          f"({result.files} files) into {out}/ in {seconds:.2f}s{warnings}  [{stages}]",
+          file=sys.stderr)
+    options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
+                      if value not in (".", "_site"))
+    print(f"Preview: site-builder serve{options}  →  "
+          f"http://127.0.0.1:8000{result.site.config.base_url.path}", file=sys.stderr)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class _ProgressLine:
+    """A one-line counter on the terminal while pages render (only shown on slow builds)."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if time.perf_counter() - self.started < 0.5 or (done % 25 and done != total):
+            return
+        print(f"\rRendering pages {done}/{total}", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)

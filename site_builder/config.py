@@ -1,0 +1,111 @@
+"""Site-wide settings from `site.toml`, each documented where it is declared."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .problems import ConfigError, ProblemLog
+from .textfiles import read_toml
+from .tomlkeys import KeyReader
+
+SITE_FILE = "site.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class BaseUrl:
+    """Where the site is published: a path prefix, and the origin when a full URL was given.
+
+    Links are written as `path + page`, so the site works at a domain root and under a GitHub
+    Pages project path alike; `origin` makes sitemap entries absolute when it is known.
+    """
+
+    path: str = "/"
+    origin: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> BaseUrl:
+        text = text.strip()
+        parts = urlsplit(text)
+        if parts.scheme and parts.scheme not in ("http", "https"):
+            raise ValueError(f"base_url {text!r} must start with http://, https:// or /")
+        if parts.query or parts.fragment:
+            raise ValueError(f"base_url {text!r} must not carry a query or #fragment")
+        if not parts.scheme and (parts.netloc or not text.startswith("/")):
+            raise ValueError(f"base_url {text!r} must be a path like /my-league/ or a full URL")
+        path = "/" + parts.path.strip("/") + "/" if parts.path.strip("/") else "/"
+        if not re.fullmatch(r"[A-Za-z0-9._~/-]+", path):
+            raise ValueError(f"base_url {text!r} may only use letters, digits and . _ ~ - in its path")
+        origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
+        return cls(path, origin)
+
+    def page(self, relative: str) -> str:
+        """The site path of a page: '' → '/base/', 'events/x/' → '/base/events/x/'."""
+        return self.path + relative.lstrip("/")
+
+    def absolute(self, relative: str) -> str:
+        return self.origin + self.page(relative)
+
+
+@dataclass(frozen=True, slots=True)
+class SiteConfig:
+    title: str = "Tournament results"
+    """Shown in every page's header and in browser tabs."""
+    description: str = ""
+    """One line under the title on the home page."""
+    base_url: BaseUrl = BaseUrl()
+    """Path (or full URL) the site is served under, e.g. "/my-league/" on GitHub Pages."""
+    theme: str = "default"
+    """Folder under themes/ whose templates and static files are used; missing files fall back
+    to the built-in default theme."""
+    latest_events: int = 6
+    """How many recent events the home page lists."""
+    language: str = "en"
+    """The pages' `lang` attribute."""
+
+    def with_base_url(self, text: str | None) -> SiteConfig:
+        if text is None:
+            return self
+        try:
+            return replace(self, base_url=BaseUrl.parse(text))
+        except ValueError as exc:
+            raise ConfigError(f"--base-url: {exc}") from None
+
+
+# Keys later features read from site.toml; accepted here so they don't warn as typos.
+_RESERVED_KEYS = ("rankings",)
+
+
+def load_config(source: Path, log: ProblemLog) -> SiteConfig:
+    """Read `site.toml` if present; every default applies to a site without one."""
+    path = source / SITE_FILE
+    if not path.is_file():
+        return SiteConfig()
+    doc = read_toml(path, SITE_FILE, log)
+    if doc is None:
+        return SiteConfig()
+    keys = KeyReader(doc, log)
+    defaults = SiteConfig()
+    base_url = defaults.base_url
+    base_text = keys.text("base_url", example='base_url = "/my-league/"')
+    if base_text is not None:
+        try:
+            base_url = BaseUrl.parse(base_text)
+        except ValueError as exc:
+            log.error(SITE_FILE, doc.line_of("base_url"), str(exc))
+    config = SiteConfig(
+        title=keys.text("title", default=defaults.title) or defaults.title,
+        description=keys.text("description", default="") or "",
+        base_url=base_url,
+        theme=keys.text("theme", default=defaults.theme) or defaults.theme,
+        latest_events=keys.integer("latest_events", default=defaults.latest_events, minimum=1)
+        or defaults.latest_events,
+        language=keys.text("language", default=defaults.language) or defaults.language,
+    )
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", config.theme):
+        log.error(SITE_FILE, doc.line_of("theme"), f"theme = {config.theme!r} must be a folder name under themes/")
+        config = replace(config, theme=defaults.theme)
+    keys.unknown_keys(also_known=_RESERVED_KEYS)
+    return config

@@ -1,0 +1,225 @@
+"""Load stage: the source folder in, a validated `Site` and every problem found out.
+
+Never stops at the first problem: each file is read as far as it can be, so one run lists all of
+a site's mistakes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from .config import load_config
+from .content import load_content
+from .model import Event, EventInfo, Person, PlayerRef, Registration, Round, Site
+from .people import PLAYERS_FILE, SLUG, Directory, load_directory, slugify
+from .problems import ProblemLog
+from .rules import PLANNED_GAMES, RULESETS
+from .rules.tiebreaks import default_seed
+from .textfiles import ColumnSpec, read_csv, read_toml
+from .tomlkeys import KeyReader
+
+EVENTS_DIR = "data/events"
+EVENT_FILE = "event.toml"
+REGISTRATIONS_FILE = "players.csv"
+ROUND_FILE = re.compile(r"round-(\d+)\.csv", re.IGNORECASE)
+STATUSES = ("in-progress", "final")
+GAMES = ("conquest",) + PLANNED_GAMES
+
+
+def load_site(source: Path, log: ProblemLog) -> Site:
+    config = load_config(source, log)
+    directory = load_directory(source, log)
+    events = [e for folder in _event_folders(source, log)
+              if (e := load_event(source, folder, log)) is not None]
+    events.sort(key=lambda e: (e.info.date, e.slug))
+    people = _assign_ids(events, directory, log)
+    pages, home, reports = load_content(source, {e.slug for e in events}, log)
+    return Site(config, events, people, pages, home, reports)
+
+
+def _event_folders(source: Path, log: ProblemLog) -> list[Path]:
+    root = source / EVENTS_DIR
+    if not root.is_dir():
+        return []
+    folders = []
+    for entry in sorted(root.iterdir(), key=lambda p: p.name):
+        if entry.name.startswith(".") or entry.suffix.lower() in (".md", ".txt"):
+            continue
+        if entry.is_dir():
+            folders.append(entry)
+        else:
+            log.warning(f"{EVENTS_DIR}/{entry.name}", None,
+                        f"is ignored: each event is a folder {EVENTS_DIR}/<slug>/ with an event.toml")
+    return folders
+
+
+def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
+    shown_folder = f"{EVENTS_DIR}/{folder.name}"
+    toml_shown = f"{shown_folder}/{EVENT_FILE}"
+    if not (folder / EVENT_FILE).is_file():
+        log.error(toml_shown, None, f"is missing: every event folder needs an {EVENT_FILE} "
+                                    "with name, date and game")
+        return None
+    if not SLUG.fullmatch(folder.name):
+        log.error(toml_shown, 1,
+                  f"the folder name '{folder.name}' is not a URL-safe slug: use lowercase letters, "
+                  f"digits and '-' only, e.g. '{slugify(folder.name) or 'my-event'}'")
+    doc = read_toml(folder / EVENT_FILE, toml_shown, log)
+    if doc is None:
+        return None
+    keys = KeyReader(doc, log)
+    info = _read_info(folder.name, keys)
+    ruleset = RULESETS.get(info.game) if info else None
+    options = ruleset.read_options(keys) if ruleset else None
+    keys.unknown_keys()
+    if info is None or ruleset is None:
+        return None
+    info = replace(info, format=getattr(options, "format", None))
+    event = Event(info, shown_folder, options)
+    event.registrations = _read_registrations(folder, shown_folder, log)
+    event.rounds = _read_rounds(folder, shown_folder, ruleset, options, log)
+    ruleset.validate(event, log)
+    _check_registered(event, log)
+    return event
+
+
+def _read_info(slug: str, keys: KeyReader) -> EventInfo | None:
+    name = keys.text("name", required=True, example='name = "Store Championship"')
+    date = keys.date("date", required=True)
+    game = keys.text("game", required=True, example='game = "conquest"')
+    if game is not None:
+        game = game.lower()
+        if game in PLANNED_GAMES:
+            keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
+                           f"game = \"{game}\" is not supported by this version yet: "
+                           f"it scores {', '.join(sorted(RULESETS))}")
+            game = None
+        elif game not in RULESETS:
+            keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
+                           f"game = \"{game}\" is not a game: expected one of {', '.join(GAMES)}")
+            game = None
+    info = EventInfo(
+        slug=slug,
+        name=name or "",
+        date=date,
+        game=game or "",
+        format=None,
+        location=keys.text("location"),
+        organizer=keys.text("organizer"),
+        judges=keys.text_list("judges"),
+        seed=keys.integer("seed", default=default_seed(slug)),
+        status=keys.choice("status", STATUSES),
+    )
+    return info if name and date and game else None
+
+
+_REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name"))
+
+
+def _read_registrations(folder: Path, shown_folder: str, log: ProblemLog) -> tuple[Registration, ...]:
+    path = folder / REGISTRATIONS_FILE
+    if not path.is_file():
+        return ()
+    shown = f"{shown_folder}/{REGISTRATIONS_FILE}"
+    quiet = ProblemLog()  # registration files may carry any other columns (faction, club, …)
+    table = read_csv(path, shown, _REGISTRATION_SPEC, quiet)
+    log.extend(quiet.errors)
+    if table is None:
+        return ()
+    column = "player" if "player" in table.columns else "name" if "name" in table.columns else None
+    if column is None:
+        log.error(shown, table.header_line, "the header lacks a 'player' column: expected one name "
+                                            "per row under 'player'")
+        return ()
+    registrations, seen = [], {}
+    for row in table.rows:
+        name = row.get(column)
+        if not name:
+            log.error(shown, row.line, "the player cell is empty: expected the player's name")
+        elif name in seen:
+            log.error(shown, row.line, f"{name} is registered twice (also on line {seen[name]})")
+        else:
+            seen[name] = row.line
+            registrations.append(Registration(name, row.line))
+    return tuple(registrations)
+
+
+def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: ProblemLog) -> tuple[Round, ...]:
+    numbered: dict[int, Path] = {}
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not path.is_file() or path.suffix.lower() != ".csv" or path.name == REGISTRATIONS_FILE:
+            continue
+        shown = f"{shown_folder}/{path.name}"
+        match = ROUND_FILE.fullmatch(path.name)
+        if match is None:
+            if path.name.lower().startswith("round"):
+                log.error(shown, 1, f"the file name '{path.name}' has no round number: expected "
+                                    "round-<n>.csv with n a number, e.g. round-2.csv")
+            else:
+                log.warning(shown, 1, "is ignored: round files are named round-<n>.csv and "
+                                      "registrations players.csv")
+            continue
+        number = int(match.group(1))
+        if number == 0:
+            log.error(shown, 1, "round numbers start at 1: rename it round-1.csv (and the rest up)")
+        elif number in numbered:
+            log.error(shown, 1, f"round {number} has two files: {numbered[number].name} and {path.name}")
+        else:
+            numbered[number] = path
+    for expected in range(1, max(numbered, default=0) + 1):
+        if expected not in numbered:
+            later = min(n for n in numbered if n > expected)
+            log.error(f"{shown_folder}/{numbered[later].name}", 1,
+                      f"round {expected} is missing: rounds are numbered from 1 without gaps, and "
+                      f"there is no round-{expected}.csv before round-{later}.csv")
+    rounds = []
+    for number in sorted(numbered):
+        shown = f"{shown_folder}/{numbered[number].name}"
+        table = read_csv(numbered[number], shown, ruleset.columns(options), log)
+        if table is not None:
+            rounds.append(Round(number, shown, ruleset.read_rows(table, shown, options, log)))
+    return tuple(rounds)
+
+
+def _check_registered(event: Event, log: ProblemLog) -> None:
+    if not event.registrations:
+        return
+    registered = {r.name for r in event.registrations}
+    reported: set[str] = set()
+    for round_ in event.rounds:
+        for row in round_.rows:
+            if row.player not in registered and row.player not in reported:
+                reported.add(row.player)
+                log.warning(round_.path, row.line,
+                            f"{row.player} is not in the event's {REGISTRATIONS_FILE} "
+                            "(a typo, or a late registration?)")
+
+
+def _assign_ids(events: list[Event], directory: Directory, log: ProblemLog) -> dict[str, Person]:
+    """Give every name of every event its person id; two spellings of one person in one event
+    are an error, since the event would count them as two players."""
+    people: dict[str, Person] = {}
+    for event in events:  # oldest first, so a person's display name is their latest spelling
+        first_seen: dict[str, tuple[str, int]] = {}
+        for reg in event.registrations:
+            first_seen.setdefault(reg.name, (f"{event.folder}/{REGISTRATIONS_FILE}", reg.line))
+        for round_ in event.rounds:
+            for row in round_.rows:
+                first_seen.setdefault(row.player, (round_.path, row.line))
+        owner: dict[str, str] = {}
+        for name, (path, line) in first_seen.items():
+            person_id = directory.id_for(name)
+            if person_id in owner and owner[person_id] != name:
+                other = owner[person_id]
+                log.error(path, line,
+                          f"'{name}' and '{other}' stand for the same person (id '{person_id}'): "
+                          f"use one spelling within an event, or give them different ids in "
+                          f"{PLAYERS_FILE}")
+                continue
+            owner[person_id] = name
+            event.players[name] = PlayerRef(name, person_id)
+            shown_name = directory.names.get(person_id, name)
+            people[person_id] = Person(person_id, shown_name)
+    return dict(sorted(people.items()))

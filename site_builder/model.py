@@ -1,0 +1,97 @@
+"""The validated model that `load` produces and every later stage reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import SiteConfig
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PlayerRef:
+    """A player as written in one event (`name`) and the person behind it (`id`, a URL slug)."""
+
+    name: str
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventInfo:
+    """The common keys of event.toml (data contract section 2)."""
+
+    slug: str
+    name: str
+    date: dt.date
+    game: str
+    format: str | None
+    location: str | None
+    organizer: str | None
+    judges: tuple[str, ...]
+    seed: int
+    status: str | None
+    """"in-progress" or "final" as written; None lets the rounds present decide."""
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round file, its rows already typed by the game's ruleset."""
+
+    number: int
+    path: str
+    rows: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    name: str
+    line: int
+
+
+@dataclass(slots=True)
+class Event:
+    info: EventInfo
+    folder: str
+    """The event's folder relative to the source, e.g. 'data/events/2024-05-store'."""
+    options: Any
+    """Game-specific settings, as the ruleset read them from event.toml."""
+    rounds: tuple[Round, ...] = ()
+    registrations: tuple[Registration, ...] = ()
+    players: dict[str, PlayerRef] = field(default_factory=dict)
+    """Every name written in the event's files, to the person it stands for."""
+
+    @property
+    def slug(self) -> str:
+        return self.info.slug
+
+    def ref(self, name: str) -> PlayerRef:
+        return self.players[name]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentPage:
+    """A Markdown file from content/: its source, where it is published, and its text."""
+
+    path: str
+    url: str
+    title: str
+    markdown: str
+
+
+@dataclass(slots=True)
+class Person:
+    """Someone who played in one or more events, keyed by a stable id."""
+
+    id: str
+    name: str
+
+
+@dataclass(slots=True)
+class Site:
+    config: SiteConfig
+    events: list[Event]
+    people: dict[str, Person]
+    pages: list[ContentPage]
+    home_text: ContentPage | None
+    reports: dict[str, ContentPage]

@@ -1,0 +1,150 @@
+"""Render stage: pages and static files to bytes, with Jinja2 templates from the theme.
+
+Autoescaping is on for every template whatever its extension: player names and reports are data,
+and `<b>Bob</b>` must show as text. Templates get plain objects and only format them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .config import SiteConfig
+from .content import split_title
+from .markdown import make_renderer
+from .model import ContentPage
+from .plan import Page
+from .problems import TemplateError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+def builtin_theme() -> Path:
+    """The default theme: inside the package when installed from a wheel, else the repository's."""
+    for candidate in (PACKAGE_DIR / "_theme", PACKAGE_DIR.parent / "themes" / "default"):
+        if (candidate / "templates").is_dir():
+            return candidate
+    raise TemplateError("the built-in default theme is missing from this installation")
+
+
+def theme_dirs(source: Path, config: SiteConfig) -> list[Path]:
+    """The site's own theme first (its files override), then the built-in default."""
+    own = source / "themes" / config.theme
+    builtin = builtin_theme()
+    dirs = [own] if own.is_dir() and own.resolve() != builtin.resolve() else []
+    return dirs + [builtin]
+
+
+def decimals(value: Any, places: int = 3) -> str:
+    """An exact value rounded half up for display: 41/12 → '3.417'."""
+    exact = Fraction(value)
+    scaled = (abs(exact) * 10**places + Fraction(1, 2)).__floor__()
+    sign = "-" if exact < 0 and scaled else ""
+    whole, part = divmod(scaled, 10**places)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+def exact_text(value: Any) -> str:
+    exact = Fraction(value)
+    return str(exact.numerator) if exact.denominator == 1 else f"{exact.numerator}/{exact.denominator}"
+
+
+def long_date(value: dt.date) -> str:
+    return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
+
+
+class Renderer:
+    def __init__(self, source: Path, config: SiteConfig, nav: list[ContentPage] = ()):
+        self.config = config
+        self.dirs = theme_dirs(source, config)
+        self.env = jinja2.Environment(
+            loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(d / "templates") for d in self.dirs]),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.markdown = make_renderer(config.base_url.path)
+        self.static = self._static_files()
+        self.env.filters.update(dec3=decimals, exact=exact_text, long_date=long_date,
+                                markdown=self._markdown, markdown_body=self._markdown_body)
+        self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,
+                                nav=[p for p in nav if p.url.count("/") == 1])
+
+    def _markdown(self, text: str) -> Markup:
+        return Markup(self.markdown.render(text))
+
+    def _markdown_body(self, text: str) -> Markup:
+        """Markdown without its `# Title` line, for pages that show the title as their heading."""
+        return self._markdown(split_title(text))
+
+    def _static_files(self) -> dict[str, bytes]:
+        """Static files by path under static/; the site's theme overrides the built-in one."""
+        files: dict[str, bytes] = {}
+        for theme in reversed(self.dirs):
+            root = theme / "static"
+            if root.is_dir():
+                for path in sorted(root.rglob("*")):
+                    if path.is_file() and not path.name.startswith("."):
+                        files[path.relative_to(root).as_posix()] = path.read_bytes()
+        return dict(sorted(files.items()))
+
+    def _asset_url(self, name: str) -> str:
+        """A static file's URL with a content hash, so browsers never keep a stale stylesheet."""
+        if name not in self.static:
+            raise TemplateError(f"asset('{name}'): no static/{name} in the theme")
+        digest = hashlib.sha256(self.static[name]).hexdigest()[:10]
+        return self.config.base_url.page(f"static/{name}") + f"?v={digest}"
+
+    def render(self, page: Page) -> bytes:
+        if page.template is None:
+            return (page.data or "").encode("utf-8")
+        try:
+            template = self.env.get_template(page.template)
+            html = template.render(page=page, **page.context)
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: {exc.message}") from None
+        except jinja2.TemplateNotFound as exc:
+            raise TemplateError(f"template '{exc.name}' not found in {self._theme_names()}") from None
+        except (jinja2.UndefinedError, TypeError, AttributeError, KeyError) as exc:
+            raise TemplateError(f"{_template_position()}: {exc} (rendering /{page.url})") from None
+        return html.encode("utf-8")
+
+    def _theme_names(self) -> str:
+        return ", ".join(str(d / "templates") for d in self.dirs)
+
+    def static_outputs(self) -> dict[str, bytes]:
+        return {f"static/{name}": data for name, data in self.static.items()}
+
+
+def _template_position() -> str:
+    """The template file and line of the exception being handled, from Jinja's rewritten traceback."""
+    tb = sys.exc_info()[2]
+    where = "a template"
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".html"):
+            where = f"{filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+def render_all(renderer: Renderer, pages: list[Page],
+               progress: Callable[[int, int], None] | None = None) -> dict[str, bytes]:
+    outputs: dict[str, bytes] = {}
+    for index, page in enumerate(pages, start=1):
+        outputs[page.output_path] = renderer.render(page)
+        if progress is not None:
+            progress(index, len(pages))
+    return outputs

@@ -1,0 +1,185 @@
+"""What every game's ruleset provides, and the plain objects it hands to pages and JSON twins.
+
+A ruleset reads its own event.toml keys and round-file rows, checks what only it understands, and
+scores an event into the view objects below. Pages and JSON are built from those objects alone, so
+a new game adds a module and template partials and touches nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from ..model import Event, PlayerRef
+from ..problems import Problem, ProblemLog
+from ..textfiles import ColumnSpec, CsvTable
+from ..tomlkeys import KeyReader
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A standings column: the JSON key it shows, its heading, and how numbers are displayed."""
+
+    key: str
+    label: str
+    kind: str = "int"
+    """"int", "dec3" (three decimals; exact value in a tooltip), "text" or "record"."""
+    title: str = ""
+    """The heading spelled out, for an <abbr> tooltip (e.g. "Strength of Schedule")."""
+    numeric: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    player: PlayerRef
+    values: dict[str, Any]
+    """Fields of the JSON twin after rank/player/player_id, in order; Fractions are exact."""
+    dropped: bool = False
+    tiebreak: str | None = None
+    """Which tiebreak placed this player among equals on the primary score (a key of
+    `Standings.tiebreak_labels`), or None when the primary score alone decided."""
+    notes: tuple[str, ...] = ()
+    cells: dict[str, Any] = field(default_factory=dict)
+    """Display-only cells by column key (e.g. a "3–1–0" record); other columns show `values`."""
+
+    def cell(self, key: str) -> Any:
+        return self.cells[key] if key in self.cells else self.values.get(key)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    title: str
+    after_round: int
+    complete: bool
+    columns: tuple[Column, ...]
+    rows: tuple[StandingRow, ...]
+    tiebreak_labels: dict[str, str] = field(default_factory=dict)
+    explanation: str = ""
+    """How the order was decided, in a sentence or two, shown under the table."""
+    phase: str = ""
+    """Extra JSON key when a game has stages (e.g. "swiss", "elimination")."""
+    cut_after: int = 0
+    """Draw the cut line below this many rows (players above it advance); 0 for none."""
+    cut_label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One line of a player's history: a round, whom they met and how it went."""
+
+    round_number: int
+    round_label: str
+    table: str
+    opponents: tuple[PlayerRef, ...]
+    result: str
+    points: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """A player's summary of one event, for their player page."""
+
+    player: PlayerRef
+    rank: int | None
+    finish: str
+    points: str
+    record: str
+    games: tuple[PlayerGame, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    number: int
+    label: str
+    path: str
+    """The round file, relative to the source (for messages and the organizer)."""
+    template: str
+    """The partial that draws this round's tables, e.g. "games/conquest/round.html"."""
+    tables: Any
+    standings: Standings | None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSlot:
+    player: PlayerRef | None
+    label: str = ""
+    """Shown when the player is not known yet ("Winner of Game 2") or beside a player ("seed 3")."""
+    result: str = ""
+    won: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BracketGame:
+    number: int
+    slots: tuple[BracketSlot, ...]
+    played: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRound:
+    label: str
+    round_number: int
+    games: tuple[BracketGame, ...]
+    """In the order they are drawn, so each pair of games feeds the game beside it."""
+    played: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    template: str
+    title: str
+    rounds: tuple[BracketRound, ...]
+    champion: PlayerRef | None = None
+    note: str = ""
+    empty_message: str = ""
+    """What the page says while there is nothing to draw yet."""
+
+
+@dataclass(slots=True)
+class ScoredEvent:
+    """Everything the pages of one event show, computed once by the event's ruleset."""
+
+    event: Event
+    display_name: str
+    details: tuple[tuple[str, str], ...]
+    planned_rounds: int | None
+    complete: bool
+    standings: Standings | None
+    rounds: tuple[RoundView, ...]
+    bracket: Bracket | None
+    players: dict[str, PlayerResult]
+    """By name as written in the event."""
+    warnings: tuple[Problem, ...] = ()
+    winner: PlayerRef | None = None
+    status_line: str = ""
+
+
+class Ruleset(Protocol):
+    game: str
+    title: str
+
+    def read_options(self, keys: KeyReader) -> Any:
+        """Read and check this game's event.toml keys; the result has a `format` attribute."""
+
+    def columns(self, options: Any) -> ColumnSpec: ...
+
+    def read_rows(self, table: CsvTable, shown: str, options: Any, log: ProblemLog) -> tuple[Any, ...]:
+        """Type every row of one round file, logging each bad cell."""
+
+    def validate(self, event: Event, log: ProblemLog) -> None:
+        """Checks across rows and rounds (tables, duplicates, who may play which round)."""
+
+    def score(self, event: Event) -> ScoredEvent:
+        """Pure: the validated event in, its pages' contents out. No I/O, no clock."""
+
+
+def as_json_number(value: Any) -> Any:
+    """Exact values become floats only at the JSON boundary (always floats, so the type of a
+    field never depends on its value)."""
+    if isinstance(value, Fraction):
+        return float(value)
+    return value

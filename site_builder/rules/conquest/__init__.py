@@ -1,0 +1,240 @@
+"""Warhammer 40,000: Conquest (Tournament Regulations 1.2, seed 001).
+
+Swiss rounds scored win 5 / modified win 4 / loss 0 / bye 5, ordered by points, Strength of
+Schedule, Extended SoS and a seeded draw; then single elimination from a top-N cut.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Event, Round
+from ...problems import ProblemLog
+from ...textfiles import ColumnSpec, CsvTable
+from ...tomlkeys import KeyReader
+from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
+from ..elimination import Match, bracket_size, build_bracket, champion, round_label
+from ..swiss import records_after
+from . import rows as conquest_rows
+from . import structure
+from .scoring import (SwissRow, cut_players, elimination_matches, final_order, swiss_games,
+                      swiss_standings)
+from .views import (absences, final_standings_view, player_games, record_text, round_tables,
+                    swiss_standings_view)
+from .warnings import check_cut, check_elimination_pairings, check_swiss_round
+
+ROUND_TEMPLATE = "games/conquest/round.html"
+BRACKET_TEMPLATE = "games/elimination_bracket.html"
+
+
+class Conquest:
+    game = "conquest"
+    title = "Warhammer 40,000: Conquest"
+
+    def read_options(self, keys: KeyReader) -> structure.ConquestOptions:
+        return structure.read_options(keys)
+
+    def columns(self, options: Any) -> ColumnSpec:
+        return conquest_rows.COLUMNS
+
+    def read_rows(self, table: CsvTable, shown: str, options: Any, log: ProblemLog) -> tuple:
+        return conquest_rows.read_rows(table, shown, log)
+
+    def plan(self, event: Event) -> structure.Plan:
+        """Registered players are the event's players.csv rows, else everyone in a round file."""
+        players = len(event.registrations) or len({r.player for rnd in event.rounds for r in rnd.rows})
+        return structure.make_plan(event.options, players)
+
+    def validate(self, event: Event, log: ProblemLog) -> None:
+        plan = self.plan(event)
+        for round_ in event.rounds:
+            conquest_rows.check_round(round_, round_.number > plan.swiss_rounds, log)
+        conquest_rows.check_stages(event, plan, log)
+
+    def score(self, event: Event) -> ScoredEvent:
+        return _Scorer(event, self.plan(event)).scored()
+
+
+class _Scorer:
+    """Scores one validated event; each method builds one part of the result."""
+
+    def __init__(self, event: Event, plan: structure.Plan):
+        self.event, self.plan = event, plan
+        self.seed = event.info.seed
+        self.log = ProblemLog()
+        self.swiss_rounds = [r for r in event.rounds if r.number <= plan.swiss_rounds]
+        self.elimination_rounds = [r for r in event.rounds if r.number > plan.swiss_rounds]
+        self.played = {r.number: swiss_games(r) for r in self.swiss_rounds}
+        self.swiss_after: dict[int, list[SwissRow]] = {}
+        before: list[SwissRow] = []
+        for round_ in self.swiss_rounds:
+            check_swiss_round(round_, self.played, before, self.log)
+            before = self.swiss_after[round_.number] = swiss_standings(self.played, round_.number,
+                                                                       self.seed)
+        self.last_swiss = before
+        self.swiss_done = len(self.swiss_rounds) == plan.swiss_rounds
+        self.matches = [elimination_matches(r) for r in self.elimination_rounds]
+        self.cut = cut_players(self.last_swiss, plan.cut) if self.swiss_done else []
+        self.last_number = event.rounds[-1].number if event.rounds else 0
+        status = event.info.status
+        self.complete = status == "final" or (status is None and self.last_number >= plan.total_rounds
+                                              and bool(event.rounds))
+
+    def scored(self) -> ScoredEvent:
+        self._check_structure()
+        self._check_elimination()
+        rounds = self._swiss_round_views() + self._elimination_round_views()
+        standings = rounds[-1].standings if rounds else None
+        bracket = self._bracket()
+        return ScoredEvent(
+            event=self.event,
+            display_name=self.event.info.name,
+            details=self._details(),
+            planned_rounds=self.plan.total_rounds,
+            complete=self.complete,
+            standings=standings,
+            rounds=tuple(rounds),
+            bracket=bracket,
+            players=self._player_results(standings),
+            warnings=tuple(self.log.problems),
+            winner=self._winner(standings, bracket),
+            status_line=self._status_line(),
+        )
+
+    # -- checks that need standings
+
+    def _check_structure(self) -> None:
+        if self.plan.below_table:
+            first = structure.TABLES[self.plan.structure][0]
+            self.log.warning(f"{self.event.folder}/event.toml", 1,
+                             f"the {self.plan.structure} structure starts at {first[0]} registered "
+                             f"players and this event has {self.plan.players}: using its first row "
+                             f"({self.plan.describe()})")
+
+    def _check_elimination(self) -> None:
+        if not self.matches:
+            return
+        check_cut(self.elimination_rounds[0], self.matches[0], self.cut, self.last_swiss, self.plan,
+                  self.log)
+        for i in range(1, len(self.matches)):
+            check_elimination_pairings(self.elimination_rounds[i], self.matches[i - 1],
+                                       self.matches[i], self.log)
+
+    # -- rounds
+
+    def _swiss_round_views(self) -> list[RoundView]:
+        latest = records_after(self.played, len(self.swiss_rounds))
+        views = []
+        for round_ in self.swiss_rounds:
+            k = round_.number
+            final = self.complete and k == self.last_number
+            last_swiss = k == self.plan.swiss_rounds and self.plan.cut
+            title = ("Final standings" if final and not last_swiss else
+                     f"Swiss standings after round {k}" if last_swiss else f"Standings after round {k}")
+            cut = self._cut_line(self.swiss_after[k]) if last_swiss else 0
+            standings = swiss_standings_view(self.swiss_after[k], title, k, final, self.seed,
+                                             self.event.ref, cut)
+            tables = round_tables(round_, False, self.event.ref, {},
+                                  absences(k, latest, self.event.ref))
+            views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings))
+        return views
+
+    def _cut_line(self, rows: list[SwissRow]) -> int:
+        qualified = set(cut_players(rows, self.plan.cut))
+        return max((row.rank for row in rows if row.name in qualified), default=0)
+
+    def _seeds(self) -> dict[str, int]:
+        rank = {row.name: row.rank for row in self.last_swiss}
+        if self.matches:
+            playing = sorted({p for m in self.matches[0] for p in m.players}, key=lambda n: rank[n])
+        else:
+            playing = self.cut
+        return {name: i + 1 for i, name in enumerate(playing)}
+
+    def _elimination_round_views(self) -> list[RoundView]:
+        views = []
+        seeds = self._seeds()
+        for i, round_ in enumerate(self.elimination_rounds):
+            label = round_label(bracket_size(self.plan.elimination_rounds, i))
+            final = self.complete and round_.number == self.last_number
+            title = "Final standings" if final else f"Standings after the {label}"
+            rows = final_order(self.last_swiss, self.matches[: i + 1])
+            standings = final_standings_view(rows, title, round_.number, final, self.seed, self.plan,
+                                             self.event.ref)
+            tables = round_tables(round_, True, self.event.ref, seeds)
+            views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
+                                   standings))
+        return views
+
+    # -- bracket
+
+    def _bracket(self) -> Bracket | None:
+        plan = self.plan
+        if not plan.cut:
+            return None
+        title = f"Top {plan.cut} single elimination"
+        if not self.matches and not self.swiss_done:
+            return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
+                f"The top {plan.cut} after round {plan.swiss_rounds} play single elimination. The "
+                f"bracket appears here when the Swiss rounds are done ({len(self.swiss_rounds)} of "
+                f"{plan.swiss_rounds} played)."))
+        rounds = build_bracket(self.matches, plan.elimination_rounds, plan.swiss_rounds + 1,
+                               self._seeds(), self.event.ref, projected_seeds=self.cut)
+        winner = champion(self.matches, plan.elimination_rounds)
+        note = ("" if self.matches else
+                "Projected from the Swiss standings: seed 1 meets the last seed, seed 2 the "
+                "second-last, and so on. It fills in as the elimination rounds are played.")
+        return Bracket(BRACKET_TEMPLATE, title, rounds, self.event.ref(winner) if winner else None,
+                       note)
+
+    # -- summaries
+
+    def _details(self) -> tuple[tuple[str, str], ...]:
+        details = [("Structure", self.plan.describe())]
+        if self.event.options.tier:
+            details.append(("Tier", self.event.options.tier.title()))
+        return tuple(details)
+
+    def _status_line(self) -> str:
+        if not self.event.rounds:
+            return "No results yet"
+        if self.complete:
+            return "Final"
+        return f"In progress: {len(self.event.rounds)} of {self.plan.total_rounds} rounds played"
+
+    def _winner(self, standings: Standings | None, bracket: Bracket | None) -> Any:
+        if bracket is not None and bracket.champion is not None:
+            return bracket.champion
+        if self.complete and standings is not None and standings.rows and not self.plan.cut:
+            return standings.rows[0].player
+        return None
+
+    def _player_results(self, standings: Standings | None) -> dict[str, PlayerResult]:
+        if standings is None:
+            return {}
+        latest = records_after(self.played, len(self.swiss_rounds))
+        elimination_games: dict[str, list[tuple[Round, Match]]] = {}
+        for round_, matches in zip(self.elimination_rounds, self.matches):
+            for match in matches:
+                for name in match.players:
+                    elimination_games.setdefault(name, []).append((round_, match))
+        total = len(standings.rows)
+        results = {}
+        for row in standings.rows:
+            name = row.player.name
+            record = latest[name]
+            finish = row.values.get("finish") or f"{_ordinal(row.rank)} of {total}"
+            results[name] = PlayerResult(
+                row.player, row.rank, finish, str(record.points), record_text(record),
+                player_games(name, record, elimination_games.get(name, []), self.plan,
+                             self.event.ref),
+                row.notes)
+        return results
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+__all__ = ["Conquest"]

@@ -1,0 +1,159 @@
+"""Conquest round files: typed rows, and the checks that need the whole round or event."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ...model import Event, Round
+from ...problems import ProblemLog
+from ...textfiles import ColumnSpec, CsvTable
+from .structure import Plan
+
+COLUMNS = ColumnSpec(required=("table", "player", "result"))
+
+WIN, MODIFIED_WIN, LOSS, BYE = "win", "modified-win", "loss", "bye"
+RESULT_WORDS = {
+    "win": WIN, "w": WIN,
+    "modified-win": MODIFIED_WIN, "modified win": MODIFIED_WIN, "modified_win": MODIFIED_WIN,
+    "mw": MODIFIED_WIN,
+    "loss": LOSS, "l": LOSS,
+    "bye": BYE,
+}
+EXPECTED_RESULTS = "win, modified-win (or mw), loss or bye"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    line: int
+    table: int | None
+    player: str
+    result: str
+
+
+def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Row, ...]:
+    rows = []
+    for csv_row in table.rows:
+        player = csv_row.get("player")
+        if not player:
+            log.error(shown, csv_row.line, "the player cell is empty: expected the player's name")
+            continue
+        result = _result(csv_row.get("result"), shown, csv_row.line, log)
+        number = _table_number(csv_row.get("table"), shown, csv_row.line, log)
+        if result is None or number is False:
+            continue
+        rows.append(Row(csv_row.line, number, player, result))
+    return tuple(rows)
+
+
+def _result(text: str, shown: str, line: int, log: ProblemLog) -> str | None:
+    word = RESULT_WORDS.get(" ".join(text.lower().split()))
+    if word is None:
+        shown_text = f"'{text}'" if text else "empty"
+        log.error(shown, line, f"result {shown_text} is not a Conquest result: expected {EXPECTED_RESULTS}")
+    return word
+
+
+def _table_number(text: str, shown: str, line: int, log: ProblemLog) -> int | None | bool:
+    """The table number, None when empty, or False after logging a bad value."""
+    if not text:
+        return None
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    log.error(shown, line, f"table '{text}' is not a table number: expected a whole number from 1 "
+                           "(leave it empty for a bye)")
+    return False
+
+
+def tables_of(round_: Round) -> tuple[dict[int, list[Row]], list[Row]]:
+    """Rows grouped by table number, and the rows without a table."""
+    tables: dict[int, list[Row]] = defaultdict(list)
+    loose: list[Row] = []
+    for row in round_.rows:
+        (tables[row.table] if row.table is not None else loose).append(row)
+    return dict(sorted(tables.items())), loose
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_round(round_: Round, elimination: bool, log: ProblemLog) -> None:
+    _check_duplicates(round_, log)
+    tables, loose = tables_of(round_)
+    for row in loose:
+        if row.result in (WIN, MODIFIED_WIN):
+            log.error(round_.path, row.line,
+                      f"{row.player} has a {row.result} but no table: a win needs an opponent at "
+                      "the same table (a round without an opponent is a 'bye')")
+        elif elimination:
+            log.error(round_.path, row.line,
+                      f"{row.player} has no Game number: in an elimination round every row, byes "
+                      "included, needs its Game number in the table column")
+    for number, rows in tables.items():
+        _check_table(round_.path, number, rows, elimination, log)
+
+
+def _check_duplicates(round_: Round, log: ProblemLog) -> None:
+    first_line: dict[str, int] = {}
+    for row in round_.rows:
+        if row.player in first_line:
+            log.error(round_.path, row.line,
+                      f"{row.player} is in this round twice (also on line {first_line[row.player]}): "
+                      "a player plays one game per round")
+        else:
+            first_line[row.player] = row.line
+
+
+def _check_table(path: str, number: int, rows: list[Row], elimination: bool, log: ProblemLog) -> None:
+    names = " and ".join(r.player for r in rows) if len(rows) < 3 else ", ".join(r.player for r in rows)
+    line = rows[-1].line
+    if len(rows) > 2:
+        log.error(path, line, f"table {number} has {len(rows)} players ({names}): "
+                              "a Conquest game is played by two")
+        return
+    if len(rows) == 1:
+        row = rows[0]
+        if row.result in (WIN, MODIFIED_WIN):
+            log.error(path, line, f"table {number} has only {row.player}, with a {row.result}: "
+                                  "a win needs an opponent at the same table (or write 'bye')")
+        elif row.result == LOSS and elimination:
+            log.error(path, line, f"{row.player} has a loss alone at Game {number}: in elimination "
+                                  "rounds the opponent of a player who drops gets a 'bye'")
+        return
+    results = sorted(r.result for r in rows)
+    if BYE in results:
+        bye = next(r for r in rows if r.result == BYE)
+        other = next(r for r in rows if r is not bye)
+        log.error(path, bye.line, f"{bye.player} has a bye but {other.player} is at the same table "
+                                  f"{number}: a bye has no opponent")
+    elif results == [LOSS, LOSS]:
+        log.error(path, line, f"table {number} has no winner ({names} both lost): one of them needs "
+                              "win or modified-win")
+    elif LOSS not in results:
+        log.error(path, line, f"table {number} has two winners ({names}): one player wins, the "
+                              "other gets a loss")
+
+
+def check_stages(event: Event, plan: Plan, log: ProblemLog) -> None:
+    """Round count against the structure, and who may play each elimination round."""
+    for round_ in event.rounds:
+        if round_.number > plan.total_rounds:
+            log.error(round_.path, 1,
+                      f"round {round_.number} is beyond this event's {plan.total_rounds} rounds "
+                      f"({plan.describe()}); set structure = \"custom\" with swiss_rounds and cut "
+                      "in event.toml if it ran differently")
+    swiss_players = {r.player for round_ in event.rounds if round_.number <= plan.swiss_rounds
+                     for r in round_.rows}
+    alive: set[str] | None = None
+    for round_ in event.rounds:
+        if not plan.swiss_rounds < round_.number <= plan.total_rounds:
+            continue
+        for row in round_.rows:
+            if row.player not in swiss_players:
+                log.error(round_.path, row.line,
+                          f"{row.player} plays an elimination round without having played a Swiss round")
+            elif alive is not None and row.player not in alive:
+                log.error(round_.path, row.line,
+                          f"{row.player} is out of the elimination rounds (lost or absent in round "
+                          f"{round_.number - 1}) and cannot play round {round_.number}")
+        alive = {r.player for r in round_.rows if r.result != LOSS}

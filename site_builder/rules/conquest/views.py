@@ -1,0 +1,209 @@
+"""Conquest scores turned into the plain objects pages and JSON twins are made from."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ...model import PlayerRef, Round
+from ..base import Column, PlayerGame, Standings, StandingRow
+from ..elimination import Match, Progress, bracket_size, finish_label, round_label
+from ..swiss import MISSED, SwissRecord, attendance_notes
+from .rows import BYE, LOSS, MODIFIED_WIN, WIN, tables_of
+from .scoring import POINTS, TIEBREAK_LABELS, UNPAIRED_LOSS, FinalRow, SwissRow
+from .structure import Plan
+
+Ref = Callable[[str], PlayerRef]
+
+RESULT_LABELS = {WIN: "Win", MODIFIED_WIN: "Modified win", LOSS: "Loss", BYE: "Bye",
+                 UNPAIRED_LOSS: "Unpaired loss", MISSED: "Unpaired loss (missed round)"}
+
+RECORD = Column("record", "W–MW–L", "text",
+                "wins (byes included) – modified wins – losses (unpaired losses included)")
+SWISS_COLUMNS = (
+    Column("points", "Points"),
+    RECORD,
+    Column("sos", "SoS", "dec3", "Strength of Schedule"),
+    Column("esos", "ESoS", "dec3", "Extended Strength of Schedule"),
+)
+FINAL_COLUMNS = (Column("finish", "Finish", "text", numeric=False),
+                 Column("swiss_rank", "Swiss", "int", "rank after the Swiss rounds")) + SWISS_COLUMNS
+
+
+def record_text(record: SwissRecord) -> str:
+    wins = record.count(WIN) + record.count(BYE)
+    losses = record.count(LOSS) + record.count(UNPAIRED_LOSS) + record.count(MISSED)
+    return f"{wins}–{record.count(MODIFIED_WIN)}–{losses}"
+
+
+def explanation(seed: int) -> str:
+    return ("Win 5, modified win 4, loss 0, bye 5 points. Equal points are ordered by Strength of "
+            "Schedule (SoS: the mean, over your opponents, of their points per round played), then "
+            "Extended SoS (ESoS: the mean of your opponents' SoS), then by a random draw fixed by the "
+            f"event's seed ({seed}), so every build gives the same order.")
+
+
+def swiss_values(row: SwissRow) -> dict:
+    record = row.record
+    return {
+        "points": record.points,
+        "rounds_played": record.rounds_played,
+        "wins": record.count(WIN),
+        "modified_wins": record.count(MODIFIED_WIN),
+        "losses": record.count(LOSS),
+        "byes": record.count(BYE),
+        "unpaired_losses": record.count(UNPAIRED_LOSS) + record.count(MISSED),
+        "sos": row.sos,
+        "esos": row.esos,
+    }
+
+
+def swiss_standings_view(rows: Sequence[SwissRow], title: str, after_round: int, complete: bool,
+                         seed: int, ref: Ref, cut: int = 0) -> Standings:
+    return Standings(
+        title=title,
+        after_round=after_round,
+        complete=complete,
+        columns=SWISS_COLUMNS,
+        rows=tuple(
+            StandingRow(row.rank, ref(row.name), swiss_values(row), row.record.dropped, row.tiebreak,
+                        tuple(attendance_notes(row.record)), {"record": record_text(row.record)})
+            for row in rows
+        ),
+        tiebreak_labels=TIEBREAK_LABELS,
+        explanation=explanation(seed),
+        phase="swiss",
+        cut_after=cut,
+        cut_label=f"Top {cut} cut" if cut else "",
+    )
+
+
+def finish_text(progress: Progress | None, plan: Plan) -> str:
+    """'Champion', 'Finalist', 'Semi-finalist', or 'Through to the Final' while still in."""
+    if progress is None:
+        return ""
+    if progress.won:
+        if progress.depth == plan.elimination_rounds:
+            return "Champion"
+        return f"Through to the {round_label(bracket_size(plan.elimination_rounds, progress.depth))}"
+    return finish_label(bracket_size(plan.elimination_rounds, progress.depth - 1))
+
+
+def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int, complete: bool,
+                         seed: int, plan: Plan, ref: Ref) -> Standings:
+    def values(row: FinalRow) -> dict:
+        return {"finish": finish_text(row.progress, plan), "swiss_rank": row.swiss.rank,
+                **swiss_values(row.swiss)}
+
+    return Standings(
+        title=title,
+        after_round=after_round,
+        complete=complete,
+        columns=FINAL_COLUMNS,
+        rows=tuple(
+            StandingRow(row.rank, ref(row.swiss.name), values(row), row.swiss.record.dropped,
+                        row.swiss.tiebreak, tuple(attendance_notes(row.swiss.record)),
+                        {"record": record_text(row.swiss.record)})
+            for row in rows
+        ),
+        tiebreak_labels=TIEBREAK_LABELS,
+        explanation=(f"The top {plan.cut} after the Swiss rounds played single elimination: the "
+                     "champion comes first, then the finalist, then each earlier round's losers "
+                     "by Swiss rank, then everyone else by Swiss rank. " + explanation(seed)),
+        phase="elimination",
+    )
+
+
+# ---------------------------------------------------------------- round pages
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    player: PlayerRef
+    result: str
+    points: int | None
+    won: bool
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    number: int
+    seats: tuple[Seat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    player: PlayerRef
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConquestRound:
+    elimination: bool
+    tables: tuple[TableView, ...]
+    byes: tuple[Seat, ...]
+    unpaired: tuple[Seat, ...]
+    absent: tuple[Absence, ...]
+
+
+def round_tables(round_: Round, elimination: bool, ref: Ref, seeds: Mapping[str, int],
+                 absent: Sequence[Absence] = ()) -> ConquestRound:
+    tables, loose = tables_of(round_)
+
+    def seat(row) -> Seat:
+        kind = row.result
+        return Seat(ref(row.player), RESULT_LABELS[kind], None if elimination else POINTS[kind],
+                    kind in (WIN, MODIFIED_WIN, BYE), seeds.get(row.player))
+
+    views, byes, unpaired = [], [], []
+    for number, rows in tables.items():
+        if len(rows) == 2 or elimination:
+            views.append(TableView(number, tuple(seat(r) for r in rows)))
+        elif rows[0].result == BYE:
+            byes.append(seat(rows[0]))
+        else:
+            unpaired.append(Seat(ref(rows[0].player), RESULT_LABELS[UNPAIRED_LOSS], 0, False))
+    for row in loose:
+        target = byes if row.result == BYE else unpaired
+        target.append(seat(row) if row.result == BYE else
+                      Seat(ref(row.player), RESULT_LABELS[UNPAIRED_LOSS], 0, False))
+    return ConquestRound(elimination, tuple(views), tuple(byes), tuple(unpaired), tuple(absent))
+
+
+def absences(number: int, final_records: Mapping[str, SwissRecord], ref: Ref) -> list[Absence]:
+    """Players not at a Swiss round: dropped there, or given an unpaired loss when they came back."""
+    found = []
+    for name in sorted(final_records, key=str.casefold):
+        record = final_records[name]
+        game = next((g for g in record.games if g.round == number), None)
+        if game is not None and game.kind == MISSED:
+            how = "joined" if number < record.first_round else "rejoined"
+            back = next(g.round for g in record.games if g.round > number and g.kind != MISSED)
+            found.append(Absence(ref(name), f"absent; {how} in round {back}, so this round counts "
+                                            "as an unpaired loss"))
+        elif record.dropped and record.last_round == number - 1:
+            found.append(Absence(ref(name), "dropped"))
+    return found
+
+
+# ---------------------------------------------------------------- player pages
+
+
+def player_games(name: str, record: SwissRecord, elimination: Sequence[tuple[Round, Match]],
+                 plan: Plan, ref: Ref) -> tuple[PlayerGame, ...]:
+    """A player's Swiss games (missed rounds included), then their elimination games."""
+    lines = []
+    for game in record.games:
+        lines.append(PlayerGame(
+            game.round, f"Round {game.round}", str(game.table or ""),
+            (ref(game.opponent),) if game.opponent else (), RESULT_LABELS[game.kind],
+            str(game.points)))
+    for round_, match in elimination:
+        opponent = tuple(ref(p) for p in match.players if p != name)
+        mark = match.marks[name]
+        result = {"W": "Win", "MW": "Modified win", "L": "Loss", "bye": "Bye"}[mark]
+        index = round_.number - plan.swiss_rounds - 1
+        label = round_label(bracket_size(plan.elimination_rounds, index))
+        lines.append(PlayerGame(round_.number, label, f"Game {match.number}", opponent, result, ""))
+    return tuple(lines)

@@ -1,0 +1,122 @@
+"""Where the data departs from the regulations' procedures: warnings, because the organizer's
+decisions stand (byes "to the data as given", the cut "read from its file")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ...model import Round
+from ...problems import ProblemLog
+from ..elimination import Match
+from ..swiss import Game, pairing_departures, rematches
+from .rows import BYE
+from .scoring import SwissRow
+from .structure import Plan
+
+
+def check_swiss_round(
+    round_: Round,
+    played: Mapping[int, Mapping[str, Game]],
+    before: Sequence[SwissRow],
+    log: ProblemLog,
+) -> None:
+    """Byes, pairings and rematches of Swiss round `round_` against the standings before it."""
+    games = played[round_.number]
+    line_of = {name: game.line for name, game in games.items()}
+    for a, b, earlier in rematches(played, round_.number):
+        log.warning(round_.path, line_of[a], f"{a} and {b} already played each other in round "
+                                             f"{earlier}: the seed avoids pairing them twice")
+    if round_.number == 1:
+        _check_bye_count(round_, games, log)
+        return
+    points = {row.name: row.record.points for row in before}
+    pairs = sorted({tuple(sorted((n, g.opponent))) for n, g in games.items()
+                    if g.opponent and n in points and g.opponent in points})
+    for name, message in pairing_departures(points, pairs):
+        log.warning(round_.path, line_of[name], f"pairing: {message}")
+    _check_bye_count(round_, games, log)
+    _check_bye_recipients(round_, played, before, log)
+
+
+def _check_bye_count(round_: Round, games: Mapping[str, Game], log: ProblemLog) -> None:
+    byes = [name for name, g in games.items() if g.kind == BYE]
+    if len(byes) > 1:
+        log.warning(round_.path, games[byes[1]].line,
+                    f"{len(byes)} byes in one round ({', '.join(byes)}): the seed gives one bye, "
+                    "to the odd player out")
+
+
+def _check_bye_recipients(round_: Round, played: Mapping[int, Mapping[str, Game]],
+                          before: Sequence[SwissRow], log: ProblemLog) -> None:
+    """The seed gives a later-round bye to the lowest-ranked player who has not had one."""
+    games = played[round_.number]
+    had_bye = {name for r, round_games in played.items() if r < round_.number
+               for name, g in round_games.items() if g.kind == BYE}
+    for name, game in games.items():
+        if game.kind != BYE:
+            continue
+        if name in had_bye:
+            log.warning(round_.path, game.line, f"{name} gets a second bye: the seed gives the bye to "
+                                                "a player who has not yet received one")
+            continue
+        mine = next((row for row in before if row.name == name), None)
+        lower = [row for row in before
+                 if row.name in games and row.name not in had_bye and games[row.name].kind != BYE
+                 and mine is not None and _strictly_below(row, mine)]
+        if lower:
+            log.warning(round_.path, game.line,
+                        f"{name} (rank {mine.rank} after round {round_.number - 1}) gets the bye, "
+                        f"but {lower[-1].name} (rank {lower[-1].rank}) is lower and has had none: the "
+                        "seed gives it to the lowest-ranked player without a bye")
+
+
+def _strictly_below(row: SwissRow, other: SwissRow) -> bool:
+    """Below on points, SoS and ESoS alone: a random draw is no reason to question a bye."""
+    return (row.record.points, row.sos, row.esos) < (other.record.points, other.sos, other.esos)
+
+
+def _line(round_: Round, player: str) -> int:
+    return next((row.line for row in round_.rows if row.player == player), 1)
+
+
+def check_cut(first: Round, matches: Sequence[Match], expected: Sequence[str],
+              swiss: Sequence[SwissRow], plan: Plan, log: ProblemLog) -> None:
+    """The first elimination round against the cut the Swiss standings give, and its pairings."""
+    rank = {row.name: row.rank for row in swiss}
+    playing = {name for match in matches for name in match.players}
+    missing = [name for name in expected if name not in playing]
+    extra = sorted((name for name in playing if name not in expected), key=lambda n: rank.get(n, 0))
+    if missing or extra:
+        def listed(names: Sequence[str]) -> str:
+            return ", ".join(f"{n} (Swiss rank {rank[n]})" for n in names) or "nobody"
+        log.warning(first.path, _line(first, extra[0]) if extra else first.rows[0].line,
+                    f"the top-{plan.cut} cut differs from the Swiss standings: {listed(missing)} "
+                    f"did not play and {listed(extra)} did — fine when a qualified player dropped "
+                    "before the cut, as the regulations allow")
+    seeds = sorted(playing, key=lambda n: rank.get(n, 0))
+    size = len(seeds)
+    for match in matches:
+        if len(match.players) != 2:
+            continue
+        a, b = sorted(match.players, key=lambda n: rank.get(n, 0))
+        seed_a, seed_b = seeds.index(a) + 1, seeds.index(b) + 1
+        if seed_a + seed_b != size + 1:
+            log.warning(first.path, _line(first, a),
+                        f"Game {match.number} pairs seed {seed_a} ({a}) with seed {seed_b} ({b}): "
+                        f"after the cut the seed pairs seed k with seed {size + 1}-k")
+
+
+def check_elimination_pairings(round_: Round, previous: Sequence[Match], matches: Sequence[Match],
+                               log: ProblemLog) -> None:
+    """Game #i of a later round joins the winners of Game #i and of the i-th game from the end."""
+    ordered = sorted(previous, key=lambda m: m.number)
+    game_of = {m.winner: i for i, m in enumerate(ordered) if m.winner}
+    for match in matches:
+        if len(match.players) != 2 or not all(p in game_of for p in match.players):
+            continue
+        i, j = sorted(game_of[p] for p in match.players)
+        if i + j != len(ordered) - 1:
+            log.warning(round_.path, _line(round_, match.players[0]),
+                        f"Game {match.number} joins the winners of Games {ordered[i].number} and "
+                        f"{ordered[j].number}: the seed pairs the winner of Game #i with the winner "
+                        "of the i-th game from the end")

@@ -1,0 +1,177 @@
+"""Two-player single elimination: the bracket drawn from the data, and how far each player got.
+
+Pairing follows the Conquest regulations ("Single Elimination Rounds"): after the cut, Game #k is
+seed k against seed N+1-k; in each later round the new Game #i is the winner of Game #i against the
+winner of the game numbered i-th from the end. Rounds that are in the data are drawn as played;
+rounds still to come are projected with that rule, naming the games their players come from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..model import PlayerRef
+from .base import BracketGame, BracketRound, BracketSlot
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One game of an elimination round as played: one player (a bye) or two."""
+
+    number: int
+    players: tuple[str, ...]
+    winner: str | None
+    marks: Mapping[str, str]
+    """Short result per player for the bracket ("W", "MW", "L", "bye")."""
+
+
+def round_label(players: int) -> str:
+    return {2: "Final", 4: "Semi-finals", 8: "Quarter-finals"}.get(players, f"Round of {players}")
+
+
+def finish_label(players_in_round: int) -> str:
+    """What reaching a round and losing there is called on the standings."""
+    return {2: "Finalist", 4: "Semi-finalist", 8: "Quarter-finalist"}.get(
+        players_in_round, f"Top {players_in_round}")
+
+
+def bracket_size(planned_rounds: int, index: int) -> int:
+    """Players in elimination round `index` (0-based) of a bracket of `planned_rounds` rounds."""
+    return 2 ** (planned_rounds - index)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a player got: the last elimination round reached (1-based) and its outcome."""
+
+    depth: int
+    won: bool
+
+    @property
+    def order(self) -> int:
+        """Higher is better: reaching a round and winning it beats losing in it."""
+        return 2 * self.depth + self.won
+
+
+def progress(rounds: Sequence[Sequence[Match]]) -> dict[str, Progress]:
+    """Each elimination player's progress through the rounds present.
+
+    A player who won a round and is missing from the next one (present in the data) dropped out:
+    they count as out in that next round (their opponent had a bye there).
+    """
+    reached: dict[str, Progress] = {}
+    for depth, matches in enumerate(rounds, start=1):
+        for match in matches:
+            for name in match.players:
+                reached[name] = Progress(depth, match.winner == name)
+        for name, where in reached.items():
+            if where.depth == depth - 1 and where.won:
+                reached[name] = Progress(depth, False)
+    return reached
+
+
+def build_bracket(
+    played: Sequence[Sequence[Match]],
+    planned_rounds: int,
+    first_round_number: int,
+    seeds: Mapping[str, int],
+    ref: Callable[[str], PlayerRef],
+    projected_seeds: Sequence[str] = (),
+) -> tuple[BracketRound, ...]:
+    """Every round of the bracket in drawing order, played rounds first, then projected ones.
+
+    `projected_seeds` (names in seed order) draws the first round when no elimination round has
+    been played yet.
+    """
+    rounds = [_games_from_matches(m) for m in played]
+    if not rounds and projected_seeds:
+        n = len(projected_seeds)
+        rounds.append([_Game(k + 1, [(projected_seeds[k], None), (projected_seeds[n - 1 - k], None)])
+                       for k in range(n // 2)])
+    while rounds and len(rounds) < planned_rounds:
+        rounds.append(_next_round(rounds[-1]))
+    ordered = _drawing_order(rounds)
+    views = []
+    for index, games in enumerate(ordered):
+        views.append(BracketRound(
+            label=round_label(bracket_size(planned_rounds, index)),
+            round_number=first_round_number + index,
+            games=tuple(g.view(seeds, ref) for g in games),
+            played=index < len(played),
+        ))
+    return tuple(views)
+
+
+def champion(played: Sequence[Sequence[Match]], planned_rounds: int) -> str | None:
+    if len(played) == planned_rounds and len(played[-1]) == 1:
+        return played[-1][0].winner
+    return None
+
+
+# ---------------------------------------------------------------- internals
+
+
+@dataclass(slots=True)
+class _Game:
+    number: int
+    slots: list[tuple[str | None, int | None]]
+    """(player, source game number): a player, or the earlier game whose winner comes here."""
+    match: Match | None = None
+
+    @property
+    def winner(self) -> str | None:
+        return self.match.winner if self.match else None
+
+    def view(self, seeds: Mapping[str, int], ref: Callable[[str], PlayerRef]) -> BracketGame:
+        slots = []
+        for name, source in self.slots:
+            if name is None:
+                slots.append(BracketSlot(None, f"Winner of Game {source}"))
+                continue
+            seed = seeds.get(name)
+            marks = self.match.marks if self.match else {}
+            slots.append(BracketSlot(ref(name), f"{seed}" if seed else "", marks.get(name, ""),
+                                     self.winner == name))
+        return BracketGame(self.number, tuple(slots), self.match is not None)
+
+
+def _games_from_matches(matches: Sequence[Match]) -> list[_Game]:
+    return [_Game(m.number, [(p, None) for p in m.players], m) for m in sorted(matches, key=lambda m: m.number)]
+
+
+def _next_round(games: list[_Game]) -> list[_Game]:
+    ordered = sorted(games, key=lambda g: g.number)
+    n = len(ordered)
+
+    def winner_of(game: _Game) -> tuple[str | None, int | None]:
+        return (game.winner, None) if game.winner else (None, game.number)
+
+    pairs = [_Game(i + 1, [winner_of(ordered[i]), winner_of(ordered[n - 1 - i])]) for i in range(n // 2)]
+    if n % 2:
+        pairs.append(_Game(n // 2 + 1, [winner_of(ordered[n // 2])]))
+    return pairs
+
+
+def _drawing_order(rounds: list[list[_Game]]) -> list[list[_Game]]:
+    """Order each round so that the two games feeding a later game are drawn next to each other.
+
+    Works backwards from the last round; a game's feeders are the earlier games its players won
+    (or whose winners it awaits). Games that feed nothing are kept, in number order, at the end.
+    """
+    if not rounds:
+        return []
+    ordered = [sorted(rounds[-1], key=lambda g: g.number)]
+    for earlier in reversed(rounds[:-1]):
+        by_number = {g.number: g for g in earlier}
+        won_by = {g.winner: g for g in earlier if g.winner}
+        played_by = {p: g for g in earlier for p, _ in g.slots if p}
+        placed: list[_Game] = []
+        for game in ordered[0]:
+            for name, source in game.slots:
+                feeder = (won_by.get(name) or played_by.get(name)) if name else by_number.get(source)
+                if feeder is not None and feeder not in placed:
+                    placed.append(feeder)
+        placed += [g for g in sorted(earlier, key=lambda g: g.number) if g not in placed]
+        ordered.insert(0, placed)
+    return ordered

@@ -1,0 +1,206 @@
+"""Reading the organizer's text files: UTF-8 text, CSV tables and TOML documents.
+
+Each reader turns a file into plain values plus problems with `path:line` positions; none of them
+raises on bad content. The stdlib `csv` module is used rather than pandas because validation needs
+the physical line of every row and the cells exactly as typed.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .problems import ProblemLog
+
+BOM = "\ufeff"
+
+
+def read_text(path: Path, shown: str, log: ProblemLog) -> str | None:
+    """The file's text (a UTF-8 BOM removed), or None after logging why it can't be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        log.error(
+            shown,
+            line,
+            f"is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {column}): "
+            "save it as UTF-8 (in a spreadsheet: 'CSV UTF-8')",
+        )
+        return None
+    return text.removeprefix(BOM)
+
+
+# ---------------------------------------------------------------- CSV
+
+
+@dataclass(frozen=True, slots=True)
+class CsvRow:
+    """One data row: its first physical line and its cells by normalized column name."""
+
+    line: int
+    cells: dict[str, str]
+
+    def get(self, column: str) -> str:
+        return self.cells.get(column, "")
+
+
+@dataclass(frozen=True, slots=True)
+class CsvTable:
+    header_line: int
+    columns: tuple[str, ...]
+    rows: tuple[CsvRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSpec:
+    """Columns a file must have and may have; any other column is ignored with a warning."""
+
+    required: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        names = list(self.required) + [f"[{name}]" for name in self.optional]
+        return ",".join(names)
+
+
+def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog) -> CsvTable | None:
+    """Parse a CSV file against `spec`. Returns None when the file can't be used at all."""
+    text = read_text(path, shown, log)
+    if text is None:
+        return None
+    if not text.strip():
+        log.error(shown, 1, f"the file is empty: expected a header line '{spec.describe()}' and rows")
+        return None
+    records = _physical_records(text)
+    header_line, header = next(records)
+    columns = _read_header(header, header_line, shown, spec, log)
+    if columns is None:
+        return None
+    rows = [
+        row
+        for line, cells in records
+        if (row := _read_row(cells, line, columns, shown, log)) is not None
+    ]
+    return CsvTable(header_line, columns, tuple(rows))
+
+
+def _physical_records(text: str):
+    """Yield (first line number, cells) for each non-blank record; a quoted cell may span lines."""
+    reader = csv.reader(text.splitlines(keepends=True))
+    last_line = 0
+    for cells in reader:
+        first_line = last_line + 1
+        last_line = reader.line_num
+        if any(cell.strip() for cell in cells):
+            yield first_line, [cell.strip() for cell in cells]
+
+
+def _read_header(
+    header: list[str], line: int, shown: str, spec: ColumnSpec, log: ProblemLog
+) -> tuple[str, ...] | None:
+    columns = tuple(name.strip().lower() for name in header)
+    ok = True
+    seen: set[str] = set()
+    for name in columns:
+        if name in seen and name:
+            log.error(shown, line, f"column '{name}' appears twice in the header")
+            ok = False
+        seen.add(name)
+    missing = [name for name in spec.required if name not in seen]
+    if missing:
+        names = ", ".join(f"'{m}'" for m in missing)
+        log.error(
+            shown,
+            line,
+            f"the header lacks column{'s' if len(missing) > 1 else ''} {names}: "
+            f"expected '{spec.describe()}', found '{','.join(columns)}'",
+        )
+        ok = False
+    known = set(spec.required) | set(spec.optional)
+    for name in columns:
+        if name and name not in known:
+            log.warning(shown, line, f"column '{name}' is not used and is ignored "
+                        f"(expected '{spec.describe()}')")
+    return columns if ok else None
+
+
+def _read_row(
+    cells: list[str], line: int, columns: tuple[str, ...], shown: str, log: ProblemLog
+) -> CsvRow | None:
+    extra = cells[len(columns):]
+    if any(extra):
+        log.error(
+            shown, line,
+            f"the row has {len(cells)} cells but the header has {len(columns)} columns "
+            "(a comma inside a name needs quotes: \"Smith, Ann\")",
+        )
+        return None
+    padded = cells[: len(columns)] + [""] * (len(columns) - len(cells))
+    return CsvRow(line, {name: value for name, value in zip(columns, padded) if name})
+
+
+# ---------------------------------------------------------------- TOML
+
+
+@dataclass(frozen=True, slots=True)
+class TomlDoc:
+    """A parsed TOML document that can say on which line a top-level key was set."""
+
+    shown: str
+    text: str
+    data: dict[str, Any]
+
+    def line_of(self, key: str) -> int:
+        pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=", re.MULTILINE)
+        match = pattern.search(self.text)
+        return self.text.count("\n", 0, match.start()) + 1 if match else 1
+
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def read_toml(path: Path, shown: str, log: ProblemLog) -> TomlDoc | None:
+    text = read_text(path, shown, log)
+    if text is None:
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = _TOML_POSITION.search(message)
+        line = int(match.group(1)) if match else text.count("\n") + 1
+        detail = message[: match.start()] if match else message.replace(" (at end of document)", "")
+        where = f" at column {match.group(2)}" if match else " at the end of the file"
+        log.error(shown, line, f"is not valid TOML: {detail[0].lower()}{detail[1:]}{where}")
+        return None
+    return TomlDoc(shown, text, data)
+
+
+def toml_type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (dt.date, dt.datetime, dt.time)):
+        return "a date"
+    return type(value).__name__

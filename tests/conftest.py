@@ -1,0 +1,130 @@
+"""Shared test helpers: scratch sites written into tmp_path and built with the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from site_builder.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write {relative path: text or bytes} under root; text is dedented."""
+    for relative, content in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def conquest_event(name: str = "Test event", date: str = "2024-05-18", **keys: object) -> str:
+    """An event.toml for a Conquest event; keys are written as given (strings quoted)."""
+    lines = [f'name = "{name}"', f"date = {date}", 'game = "conquest"']
+    for key, value in keys.items():
+        lines.append(f'{key} = "{value}"' if isinstance(value, str) else f"{key} = {value}")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class CliRun:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+@pytest.fixture
+def run_cli(capsys, monkeypatch):
+    """Run the CLI in-process. `--source DIR` runs it from inside DIR (as `--source .`), the way
+    an organizer works, so problems print as data/events/…:line."""
+    def run(*args: str | os.PathLike) -> CliRun:
+        argv = [str(a) for a in args]
+        if "--source" in argv:
+            at = argv.index("--source") + 1
+            monkeypatch.chdir(argv[at])
+            argv[at] = "."
+        code = main(argv)
+        captured = capsys.readouterr()
+        return CliRun(code, captured.out, captured.err)
+    return run
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A scratch site folder; `site.write({...})` adds files, `site.build()` builds it."""
+    return ScratchSite(tmp_path / "site")
+
+
+class ScratchSite:
+    def __init__(self, root: Path):
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.out = root.parent / "out"
+
+    def write(self, files: dict[str, str | bytes]) -> ScratchSite:
+        write_files(self.root, files)
+        return self
+
+    def event(self, slug: str, toml: str, rounds: dict[int, str], **extra: str) -> ScratchSite:
+        files = {f"data/events/{slug}/event.toml": toml}
+        files.update({f"data/events/{slug}/round-{n}.csv": text for n, text in rounds.items()})
+        files.update({f"data/events/{slug}/{name}": text for name, text in extra.items()})
+        return self.write(files)
+
+    def build(self, *extra: str) -> int:
+        return main(["build", "--source", str(self.root), "--out", str(self.out), *extra])
+
+    def json(self, relative: str) -> dict:
+        return json.loads((self.out / relative).read_text(encoding="utf-8"))
+
+    def html(self, relative: str) -> str:
+        path = self.out / relative
+        return (path / "index.html" if path.is_dir() else path).read_text(encoding="utf-8")
+
+
+def copy_fixture(name: str, destination: Path) -> Path:
+    shutil.copytree(FIXTURES / name, destination)
+    return destination
+
+
+def score_event(root: Path, rounds: dict[int, str], registrations: str | None = None, **keys):
+    """Load one Conquest event from CSV texts with the real loader and score it.
+
+    Returns (ScoredEvent or None, problems)."""
+    from site_builder.load import load_site
+    from site_builder.problems import ProblemLog
+    from site_builder.score import score_site
+
+    slug = "2024-05-18-test"
+    files = {f"data/events/{slug}/event.toml": conquest_event(**keys)}
+    files.update({f"data/events/{slug}/round-{n}.csv": "table,player,result\n" + textwrap.dedent(text).lstrip("\n")
+                  for n, text in rounds.items()})
+    if registrations is not None:
+        files[f"data/events/{slug}/players.csv"] = registrations
+    shutil.rmtree(root, ignore_errors=True)
+    write_files(root, files)
+    log = ProblemLog()
+    site = load_site(root, log)
+    scored = score_site(site, log)
+    return (scored[0] if scored else None), log.problems
+
+
+def rows_of(standings) -> list[tuple]:
+    """(rank, name, points, sos, esos, dropped) for compact comparisons; exact values."""
+    return [(r.rank, r.player.name, r.values["points"], r.values["sos"], r.values["esos"], r.dropped)
+            for r in standings.rows]
