@@ -128,3 +128,29 @@ def rows_of(standings) -> list[tuple]:
     """(rank, name, points, sos, esos, dropped) for compact comparisons; exact values."""
     return [(r.rank, r.player.name, r.values["points"], r.values["sos"], r.values["esos"], r.dropped)
             for r in standings.rows]
+
+
+# ---------------------------------------------------------------- real browser (Playwright)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+
+
+def require_chromium() -> None:
+    """Skip (with the reason) where Debian's Chromium is missing, unless CI demands it."""
+    if Path(CHROMIUM).exists():
+        return
+    if os.environ.get("REQUIRE_BROWSER"):
+        pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER is set: run 'make chromium'")
+    pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: make chromium)")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    require_chromium()
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}

@@ -91,7 +91,7 @@ def build_bracket(
                        for k in range(n // 2)])
     while rounds and len(rounds) < planned_rounds:
         rounds.append(_next_round(rounds[-1]))
-    ordered = _drawing_order(rounds)
+    ordered = _drawing_order(rounds, seeds)
     views = []
     for index, games in enumerate(ordered):
         views.append(BracketRound(
@@ -153,11 +153,13 @@ def _next_round(games: list[_Game]) -> list[_Game]:
     return pairs
 
 
-def _drawing_order(rounds: list[list[_Game]]) -> list[list[_Game]]:
+def _drawing_order(rounds: list[list[_Game]], seeds: Mapping[str, int]) -> list[list[_Game]]:
     """Order each round so that the two games feeding a later game are drawn next to each other.
 
     Works backwards from the last round; a game's feeders are the earlier games its players won
-    (or whose winners it awaits). Games that feed nothing are kept, in number order, at the end.
+    (or whose winners it awaits), drawn in game-number order, and the game's slots follow them.
+    The first round's slots put the better seed on top. Games that feed nothing are kept, in
+    number order, at the end.
     """
     if not rounds:
         return []
@@ -166,12 +168,20 @@ def _drawing_order(rounds: list[list[_Game]]) -> list[list[_Game]]:
         by_number = {g.number: g for g in earlier}
         won_by = {g.winner: g for g in earlier if g.winner}
         played_by = {p: g for g in earlier for p, _ in g.slots if p}
+
+        def feeder(slot: tuple[str | None, int | None]) -> _Game | None:
+            name, source = slot
+            return (won_by.get(name) or played_by.get(name)) if name else by_number.get(source)
+
         placed: list[_Game] = []
         for game in ordered[0]:
-            for name, source in game.slots:
-                feeder = (won_by.get(name) or played_by.get(name)) if name else by_number.get(source)
-                if feeder is not None and feeder not in placed:
-                    placed.append(feeder)
+            game.slots.sort(key=lambda slot: f.number if (f := feeder(slot)) else len(earlier) + 1)
+            for slot in game.slots:
+                found = feeder(slot)
+                if found is not None and found not in placed:
+                    placed.append(found)
         placed += [g for g in sorted(earlier, key=lambda g: g.number) if g not in placed]
         ordered.insert(0, placed)
+    for game in ordered[0]:
+        game.slots.sort(key=lambda slot: seeds.get(slot[0], len(seeds) + 1) if slot[0] else 0)
     return ordered

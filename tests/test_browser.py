@@ -1,0 +1,93 @@
+"""What a person sees, in real headless Chromium: the demo site served on 127.0.0.1 under a
+GitHub Pages project path, links followed by clicking, the bracket on a phone, accessibility."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from conftest import REPO
+from site_builder.cli import main
+from site_builder.serve import serve_in_thread
+
+pytestmark = pytest.mark.browser
+BASE = "/my-league/"
+REGIONAL = "2026-06-13-northern-regional-championship"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    """The demo built with --base-url /my-league/ and served by site-builder's own server."""
+    source = tmp_path_factory.mktemp("browser") / "site"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, source / name)
+    shutil.copy(REPO / "site.toml", source)
+    out = source.parent / "out"
+    assert main(["build", "--source", str(source), "--out", str(out), "--base-url", BASE]) == 0
+    server, _ = serve_in_thread(out, BASE)
+    yield f"http://127.0.0.1:{server.server_address[1]}{BASE}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_event_page_links_to_a_round_and_a_player(page: Page, root: str):
+    page.goto(root + f"events/{REGIONAL}/")
+    expect(page.locator("h1")).to_have_text("Northern Regional Championship")
+    page.get_by_role("navigation", name="Northern Regional Championship").get_by_role(
+        "link", name="Round 3", exact=True).click()
+    expect(page).to_have_url(root + f"events/{REGIONAL}/round-3/")
+    expect(page.locator("h2.round-title")).to_have_text("Round 3")
+    first_player = page.locator("table.pairings td a").first
+    name = first_player.inner_text()
+    first_player.click()
+    expect(page).to_have_url(re.compile(re.escape(root) + r"players/[a-z0-9-]+/$"))
+    expect(page.locator("h1")).to_have_text(name)
+    page.get_by_role("link", name="Northern Regional Championship").first.click()
+    expect(page).to_have_url(root + f"events/{REGIONAL}/")
+
+
+def test_standings_link_from_the_archive_under_the_base_path(page: Page, root: str):
+    page.goto(root)
+    page.get_by_role("link", name="Events", exact=True).click()
+    expect(page).to_have_url(root + "events/")
+    page.get_by_role("link", name="Spring Store Championship").click()
+    expect(page.locator("table.standings tbody tr").first).to_contain_text("Björn Lindqvist")
+
+
+def test_bracket_on_a_phone_without_javascript(browser, root: str):
+    """The bracket scrolls sideways inside its own box; the page itself never gets wider than
+    the phone, and everything is there with JavaScript off."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(root + f"events/{REGIONAL}/bracket/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    region = page.get_by_role("region", name=re.compile("bracket"))
+    assert region.evaluate("el => el.scrollWidth > el.clientWidth")
+    expect(page.locator(".bracket-round")).to_have_count(4)  # QF, SF, Final, Champion
+    expect(page.locator(".bracket-game.played")).to_have_count(7)
+    champion = page.locator(".bracket-game.champion")
+    champion.scroll_into_view_if_needed()
+    expect(champion).to_be_in_viewport()
+    expect(champion).to_contain_text("Ingrid Haugen")
+    context.close()
+
+
+def test_missing_page_gets_the_404_page_with_working_links(page: Page, root: str):
+    response = page.goto(root + "events/no-such-event/")
+    assert response.status == 404
+    expect(page.locator("h1")).to_have_text("Page not found")
+    page.get_by_role("link", name="All events").click()
+    expect(page).to_have_url(root + "events/")
+
+
+@pytest.mark.parametrize("path", ["", f"events/{REGIONAL}/", f"events/{REGIONAL}/round-7/",
+                                  f"events/{REGIONAL}/bracket/", "players/robert-mills/",
+                                  "events/", "about/"])
+def test_pages_have_no_accessibility_violations(page: Page, root: str, path: str):
+    page.goto(root + path)
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

@@ -1,0 +1,235 @@
+"""End-to-end builds: the bundled demo under a GitHub Pages sub-path, every link followed, JSON
+twins against pages, byte-identical rebuilds, escaping and empty states."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conftest import REPO, conquest_event
+
+BASE = "/my-league/"
+EVENTS = sorted(p.name for p in (REPO / "data/events").iterdir() if p.is_dir())
+
+
+def copy_demo(destination: Path) -> Path:
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, destination / name)
+    shutil.copy(REPO / "site.toml", destination / "site.toml")
+    return destination
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    from site_builder.cli import main
+
+    source = copy_demo(tmp_path_factory.mktemp("demo") / "site")
+    out = source.parent / "out"
+    assert main(["build", "--source", str(source), "--out", str(out), "--base-url", BASE]) == 0
+    return out
+
+
+class Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.links.append(value)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(path: Path) -> Links:
+    parser = Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_demo_data_is_clean(run_cli):
+    result = run_cli("check", "--source", REPO)
+    assert result.code == 0
+    assert result.lines == [f"Checked {len(EVENTS)} events: no problems."]
+
+
+def test_every_page_the_contract_lists_exists(demo):
+    for page in ("index.html", "404.html", "sitemap.xml", ".nojekyll", "events/index.html",
+                 "players/index.html", "about/index.html"):
+        assert (demo / page).is_file(), page
+    for slug in EVENTS:
+        rounds = sorted((REPO / "data/events" / slug).glob("round-*.csv"))
+        assert (demo / f"events/{slug}/index.html").is_file()
+        assert (demo / f"events/{slug}/standings.json").is_file()
+        for n in range(1, len(rounds) + 1):
+            assert (demo / f"events/{slug}/round-{n}/index.html").is_file()
+            assert (demo / f"events/{slug}/round-{n}/standings.json").is_file()
+
+
+def test_events_with_a_cut_have_a_bracket_page(demo):
+    with_cut = [s for s in EVENTS if (demo / f"events/{s}/bracket/index.html").exists()]
+    assert "2026-03-14-spring-store-championship" in with_cut
+    assert "2026-06-13-northern-regional-championship" in with_cut
+    assert "2025-10-18-autumn-store-championship" not in with_cut
+
+
+def test_every_internal_link_is_under_the_base_path_and_resolves(demo):
+    checked = 0
+    for page in demo.rglob("*.html"):
+        for link in parse(page).links:
+            parts = urlsplit(link)
+            if parts.scheme or link.startswith(("#", "mailto:")):
+                continue
+            assert parts.path.startswith(BASE), f"{page.relative_to(demo)}: {link}"
+            target = demo / parts.path[len(BASE):]
+            if parts.path.endswith("/"):
+                target = target / "index.html"
+            assert target.is_file(), f"{page.relative_to(demo)} links to missing {link}"
+            checked += 1
+    assert checked > 1000
+
+
+def test_json_twin_agrees_with_the_table_on_the_page(demo):
+    for slug in EVENTS:
+        twin = json.loads((demo / f"events/{slug}/standings.json").read_text())
+        html = (demo / f"events/{slug}/index.html").read_text()
+        table = html[html.index('<table class="standings">'):]
+        names_on_page = re.findall(r'<th scope="row" class="player">\s*<a href="[^"]+">([^<]+)</a>', table)
+        expected = [row["player"].replace("'", "&#39;") for row in twin["standings"]]
+        assert names_on_page == expected, slug
+        assert [r["rank"] for r in twin["standings"]] == list(range(1, len(expected) + 1))
+
+
+def test_in_progress_event_says_so(demo):
+    twin = json.loads((demo / "events/2026-11-21-november-store-night/standings.json").read_text())
+    assert twin["complete"] is False and twin["after_round"] == 2
+    html = (demo / "events/2026-11-21-november-store-night/index.html").read_text()
+    assert "In progress: 2 of 4 rounds played" in html and "Current standings" in html
+
+
+def test_404_uses_absolute_base_prefixed_links(demo):
+    links = parse(demo / "404.html").links
+    assert f"{BASE}events/" in links and BASE in links
+    assert all(link.startswith(BASE) for link in links if not link.startswith("#"))
+
+
+def test_sitemap_lists_every_html_page_once(demo):
+    sitemap = (demo / "sitemap.xml").read_text()
+    locs = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+    pages = sorted(BASE + p.relative_to(demo).parent.as_posix().removeprefix(".") + "/"
+                   for p in demo.rglob("index.html"))
+    pages = [p.replace("//", "/") for p in pages]
+    assert sorted(locs) == sorted(pages)
+    assert len(locs) == len(set(locs))
+
+
+def test_stylesheet_link_carries_a_content_hash(demo):
+    html = (demo / "index.html").read_text()
+    assert re.search(rf'href="{BASE}static/style\.css\?v=[0-9a-f]{{10}}"', html)
+
+
+def test_player_page_joins_spellings_through_players_csv(demo):
+    html = (demo / "players/robert-mills/index.html").read_text()
+    assert "<h1>Robert Mills</h1>" in html
+    assert "played as “Rob Mills”" in html
+
+
+def _tree(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def test_two_builds_are_byte_identical_whatever_the_hash_seed(demo, tmp_path):
+    """A second build in another process, with another string-hash seed, writes the same bytes."""
+    source = copy_demo(tmp_path / "site")
+    out = tmp_path / "again"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-m", "site_builder", "build", "--source", str(source),
+                    "--out", str(out), "--base-url", BASE], check=True, env=env,
+                   capture_output=True)
+    assert _tree(out) == _tree(demo)
+    _, mismatch, errors = filecmp.cmpfiles(demo, out, _tree(demo), shallow=False)
+    assert mismatch == [] and errors == []
+
+
+def test_names_and_reports_are_escaped_everywhere(site):
+    nasty = ["<b>Bob</b>", "Robert'); DROP TABLE players;--", 'Zoë "Z" <script>x()</script>']
+    quoted = ['"' + name.replace('"', '""') + '"' for name in nasty]
+    rows = f"1,{quoted[0]},win\n1,{quoted[1]},loss\n,{quoted[2]},bye\n"
+    site.event("2024-05-18-x", conquest_event(name="<i>Cup</i>", structure="custom", swiss_rounds=1, cut=0),
+               {1: "table,player,result\n" + rows})
+    site.write({"content/events/2024-05-18-x.md": "Report <script>alert(1)</script> **bold**\n"})
+    assert site.build() == 0
+    for page in site.out.rglob("*.html"):
+        html = page.read_text()
+        assert "<b>Bob</b>" not in html and "<script>" not in html and "<i>Cup</i>" not in html
+    event = site.html("events/2024-05-18-x/")
+    assert "&lt;b&gt;Bob&lt;/b&gt;" in event and "Robert&#39;); DROP TABLE players;--" in event
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong>" in event
+    names = [r["player"] for r in site.json("events/2024-05-18-x/standings.json")["standings"]]
+    assert sorted(names) == sorted(nasty)
+
+
+def test_content_pages_and_markdown_links_under_a_base_path(site):
+    site.write({"content/about.md": "# About us\n\nSee [the events](/events/) and [x](https://example.org/).\n",
+                "content/guides/index.md": "# Guides\n",
+                "content/index.md": "# Welcome\n\nHello.\n"})
+    assert site.build("--base-url", "/league/") == 0
+    about = site.html("about/")
+    assert "<title>About us · Tournament results</title>" in about
+    assert '<a href="/league/events/">the events</a>' in about
+    assert '<a href="https://example.org/">x</a>' in about
+    assert (site.out / "guides/index.html").is_file()
+    assert '<a href="/league/about/">About us</a>' in site.html("")  # top-level pages in the nav
+
+
+def test_a_content_page_may_not_replace_a_generated_one(site, run_cli):
+    site.write({"content/events.md": "# Events\n"})
+    result = run_cli("build", "--source", site.root, "--out", site.out)
+    assert result.code == 1
+    assert result.lines[0] == ("content/events.md:1: would be published at /events/, which the "
+                               "generator uses for its own pages: move or rename it")
+
+
+def test_an_empty_site_builds_and_says_what_to_do(site):
+    assert site.build() == 0
+    home = site.html("")
+    assert "No events yet." in home and "data/events/&lt;slug&gt;/" in home
+    assert "No players yet." in site.html("players/")
+
+
+def test_an_event_without_rounds_shows_its_registrations(site):
+    site.event("2024-05-18-next", conquest_event(name="Next week"), {},
+               **{"players.csv": "player,faction\nAda,Orks\nBram,Tau\n"})
+    assert site.build() == 0
+    page = site.html("events/2024-05-18-next/")
+    assert "No results yet." in page and "Registered players (2):" in page and "Ada, Bram" in page
+    twin = site.json("events/2024-05-18-next/standings.json")
+    assert twin["standings"] == [] and twin["after_round"] == 0 and twin["complete"] is False
+
+
+def test_base_url_may_be_a_full_url(site):
+    site.event("2024-05-18-x", conquest_event(structure="custom", swiss_rounds=1, cut=0),
+               {1: "table,player,result\n1,Ada,win\n1,Bram,loss\n"})
+    assert site.build("--base-url", "https://me.github.io/league") == 0
+    assert '<a href="/league/events/">' in site.html("")
+    assert "<loc>https://me.github.io/league/events/2024-05-18-x/</loc>" in (site.out / "sitemap.xml").read_text()
+
+
+def test_bad_base_url_is_a_clear_error(site, run_cli):
+    result = run_cli("build", "--source", site.root, "--out", site.out, "--base-url", "my league")
+    assert result.code == 1
+    assert result.lines == ["site-builder: --base-url: base_url 'my league' must be a path like "
+                            "/my-league/ or a full URL"]
