@@ -27,7 +27,6 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 site: $(VENV)/.installed
 	$(BIN)/site-builder build --source . --out _site
-	@echo "The site is in _site/ — preview it with: make serve"
 
 serve: $(VENV)/.installed
 	$(BIN)/site-builder serve --source .

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -111,8 +113,20 @@ def _print_summary(result: BuildResult, source: str, out: str, seconds: float) -
           file=sys.stderr)
     options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
                       if value not in (".", "_site"))
-    print(f"Preview: site-builder serve{options}  →  "
+    print(f"Preview: {_invocation()} serve{options}  →  "
           f"http://127.0.0.1:8000{result.site.config.base_url.path}", file=sys.stderr)
+
+
+def _invocation() -> str:
+    """How the user can run this same command again: `site-builder` when that is on PATH, else
+    the path they used (.venv/bin/site-builder) or `python -m site_builder`."""
+    program = Path(sys.argv[0])
+    if program.name == "__main__.py":
+        return "python -m site_builder"
+    on_path = shutil.which(program.name)
+    if on_path and Path(on_path).resolve() == program.resolve():
+        return program.name
+    return os.path.relpath(program) if program.is_absolute() else str(program)
 
 
 def _count(n: int, noun: str) -> str:

@@ -63,6 +63,11 @@ def long_date(value: dt.date) -> str:
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
 
 
+def short_date(value: dt.date) -> str:
+    """For table cells: '21 Nov 2026' (months spelled out in English, whatever the locale)."""
+    return f"{value.day} {MONTHS[value.month - 1][:3]} {value.year}"
+
+
 class Renderer:
     def __init__(self, source: Path, config: SiteConfig, nav: list[ContentPage] = ()):
         self.config = config
@@ -78,6 +83,7 @@ class Renderer:
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()
         self.env.filters.update(dec3=decimals, exact=exact_text, long_date=long_date,
+                                short_date=short_date,
                                 markdown=self._markdown, markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,
                                 nav=[p for p in nav if p.url.count("/") == 1])

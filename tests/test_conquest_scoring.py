@@ -228,3 +228,23 @@ def test_standings_twins_and_page_labels_for_an_in_progress_event(tmp_path):
     assert scored.status_line == "In progress: 2 of 3 rounds played"
     assert scored.standings.title == "Standings after round 2"
     assert scored.standings.complete is False
+
+
+def test_elimination_bye_without_a_game_number_takes_its_place_in_the_bracket(tmp_path):
+    """Seed 4 dropped before the semi-finals and nobody replaced them: seed 1 has a bye, written
+    as the contract allows with no table. It becomes Game 1 (seed 1 meets seed 4), and the
+    final joins the winners of Games 1 and 2 without a pairing warning."""
+    probe, _ = score(tmp_path, EIGHT_SWISS, swiss_rounds=2, cut=4)
+    s1, s2, s3, _ = swiss_order(probe)[:4]
+    rounds = dict(EIGHT_SWISS)
+    rounds[3] = f"2,{s2},win\n2,{s3},loss\n,{s1},bye\n"
+    rounds[4] = f"1,{s1},win\n1,{s2},loss\n"
+    scored, problems = score(tmp_path, rounds, swiss_rounds=2, cut=4)
+    assert not [p for p in problems if "joins the winners" in p.message]
+    semis, final = scored.bracket.rounds
+    assert [(g.number, [s.player.name for s in g.slots]) for g in semis.games] == [
+        (1, [s1]), (2, [s2, s3])]
+    assert [s.result for s in semis.games[0].slots] == ["bye"]
+    assert [r.player.name for r in scored.standings.rows[:2]] == [s1, s2]
+    games = scored.players[s1].games
+    assert (games[-2].round_label, games[-2].result) == ("Semi-finals", "Bye")

@@ -103,6 +103,22 @@ def build_bracket(
     return tuple(views)
 
 
+def expected_games(previous: Sequence[Match] | None, seeds: Sequence[str],
+                   cut: int) -> dict[str, int]:
+    """The Game number each player should have in the next elimination round.
+
+    After a top-N cut (no previous round), seed k plays Game #min(k, N+1-k) — N is the cut size,
+    so a seed whose opponent is missing keeps their game; later, the winner of
+    the i-th game (by number) of n plays Game #min(i, n+1-i). Used to place a bye written
+    without a Game number, as the data contract allows ("a bye has no table").
+    """
+    if previous is None:
+        return {name: min(k, cut + 1 - k) for k, name in enumerate(seeds, start=1)}
+    ordered = sorted(previous, key=lambda m: m.number)
+    n = len(ordered)
+    return {m.winner: min(i, n + 1 - i) for i, m in enumerate(ordered, start=1) if m.winner}
+
+
 def champion(played: Sequence[Sequence[Match]], planned_rounds: int) -> str | None:
     if len(played) == planned_rounds and len(played[-1]) == 1:
         return played[-1][0].winner

@@ -13,7 +13,8 @@ from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
 from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
-from ..elimination import Match, bracket_size, build_bracket, champion, round_label
+from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
+                           round_label)
 from ..swiss import records_after
 from . import rows as conquest_rows
 from . import structure
@@ -73,8 +74,14 @@ class _Scorer:
                                                                        self.seed)
         self.last_swiss = before
         self.swiss_done = len(self.swiss_rounds) == plan.swiss_rounds
-        self.matches = [elimination_matches(r) for r in self.elimination_rounds]
         self.cut = cut_players(self.last_swiss, plan.cut) if self.swiss_done else []
+        self.matches: list[list[Match]] = []
+        rank = {row.name: row.rank for row in self.last_swiss}
+        for round_ in self.elimination_rounds:
+            previous = self.matches[-1] if self.matches else None
+            seeds = sorted({r.player for r in round_.rows}, key=lambda n: rank.get(n, 0))
+            expected = expected_games(previous, seeds, plan.cut)
+            self.matches.append(elimination_matches(round_, expected))
         self.last_number = event.rounds[-1].number if event.rounds else 0
         status = event.info.status
         self.complete = status == "final" or (status is None and self.last_number >= plan.total_rounds

@@ -85,10 +85,11 @@ def check_round(round_: Round, elimination: bool, log: ProblemLog) -> None:
             log.error(round_.path, row.line,
                       f"{row.player} has a {row.result} but no table: a win needs an opponent at "
                       "the same table (a round without an opponent is a 'bye')")
-        elif elimination:
+        elif elimination and row.result == LOSS:
             log.error(round_.path, row.line,
-                      f"{row.player} has no Game number: in an elimination round every row, byes "
-                      "included, needs its Game number in the table column")
+                      f"{row.player} has a loss with no Game number: in elimination rounds each "
+                      "game's number goes in the table column (and a player who drops gives the "
+                      "opponent a 'bye')")
     for number, rows in tables.items():
         _check_table(round_.path, number, rows, elimination, log)
 

@@ -40,14 +40,24 @@ def swiss_games(round_: Round) -> dict[str, Game]:
 MARKS = {WIN: "W", MODIFIED_WIN: "MW", LOSS: "L", BYE: "bye"}
 
 
-def elimination_matches(round_: Round) -> list[Match]:
-    tables, _ = tables_of(round_)
-    return [
+def elimination_matches(round_: Round, expected: Mapping[str, int]) -> list[Match]:
+    """The round's games; a bye written without a Game number takes the one the bracket gives
+    its player (`expected`), or else the first number no other game uses."""
+    tables, loose = tables_of(round_)
+    matches = [
         Match(number, tuple(r.player for r in rows),
               next((r.player for r in rows if r.result != LOSS), None),
               {r.player: MARKS[r.result] for r in rows})
         for number, rows in tables.items()
     ]
+    taken = set(tables)
+    for row in loose:  # only byes: validation rejects anything else without a Game number
+        number = expected.get(row.player)
+        if number is None or number in taken:
+            number = next(n for n in range(1, len(round_.rows) + 2) if n not in taken)
+        taken.add(number)
+        matches.append(Match(number, (row.player,), row.player, {row.player: MARKS[BYE]}))
+    return sorted(matches, key=lambda m: m.number)
 
 
 @dataclass(frozen=True, slots=True)
