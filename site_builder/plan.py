@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,9 +119,9 @@ def _player_pages(site: Site, newest_first: list[ScoredEvent],
     for scored, summary in zip(newest_first, summaries):
         for result in scored.players.values():
             history[result.player.id].append((summary, result))
-    people = [site.people[pid] for pid in sorted(history, key=lambda i: (site.people[i].name.casefold(), i))]
+    people = [site.people[pid] for pid in sorted(history, key=lambda i: (_sort_key(site.people[i].name), i))]
     pages = [Page("players/", "players.html",
-                  {"people": [(p, len(history[p.id])) for p in people]},
+                  {"people": [(p, len(history[p.id]), _initial(p.name)) for p in people]},
                   frozenset(f"event:{s.event.slug}" for s in newest_first) | {"people"})]
     for person in people:
         entries = history[person.id]
@@ -128,6 +129,17 @@ def _player_pages(site: Site, newest_first: list[ScoredEvent],
         pages.append(Page(f"players/{person.id}/", "player.html",
                           {"person": person, "entries": entries}, inputs))
     return pages
+
+
+def _sort_key(name: str) -> str:
+    """Alphabetical the way readers expect: 'Élodie' with the Es, case ignored."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return (folded or name).casefold()
+
+
+def _initial(name: str) -> str:
+    first = _sort_key(name)[:1].upper()
+    return first if first.isalpha() else "#"
 
 
 def standings_json(scored: ScoredEvent, standings: Standings | None) -> str:

@@ -233,3 +233,14 @@ def test_bad_base_url_is_a_clear_error(site, run_cli):
     assert result.code == 1
     assert result.lines == ["site-builder: --base-url: base_url 'my league' must be a path like "
                             "/my-league/ or a full URL"]
+
+
+def test_players_index_is_alphabetical_ignoring_accents_and_case(site):
+    site.event("2024-05-18-x", conquest_event(structure="custom", swiss_rounds=1, cut=0),
+               {1: "table,player,result\n1,Zara,win\n1,Élodie,loss\n2,eve,win\n2,Ämil,loss\n"})
+    assert site.build() == 0
+    html = site.html("players/")
+    names = re.findall(r'<a href="/players/[^"]+/">([^<]+)</a>', html)
+    assert names == ["Ämil", "Élodie", "eve", "Zara"]
+    letters = re.findall(r'<li class="letter" aria-hidden="true">(\w)</li>', html)
+    assert letters == ["A", "E", "Z"]
