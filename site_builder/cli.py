@@ -64,11 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     serve_cmd = commands.add_parser("serve", help="build, then serve the site on 127.0.0.1")
     common(serve_cmd)
     serve_cmd.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
-    serve_cmd.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve_cmd.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     serve_cmd.add_argument("--host", default="127.0.0.1",
                            help="address to listen on (default: 127.0.0.1, this computer only)")
     serve_cmd.set_defaults(run=_run_serve, base_url=None)
     return parser
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0–65535)")
+    return int(text)
 
 
 def _run_build(args: argparse.Namespace) -> int:

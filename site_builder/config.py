@@ -81,7 +81,10 @@ _RESERVED_KEYS = ("rankings",)
 def load_config(source: Path, log: ProblemLog) -> SiteConfig:
     """Read `site.toml` if present; every default applies to a site without one."""
     path = source / SITE_FILE
+    if not path.exists():
+        return SiteConfig()
     if not path.is_file():
+        log.error(SITE_FILE, None, "is not a file: site settings go in a site.toml file")
         return SiteConfig()
     doc = read_toml(path, SITE_FILE, log)
     if doc is None:
@@ -107,5 +110,9 @@ def load_config(source: Path, log: ProblemLog) -> SiteConfig:
     if not re.fullmatch(r"[A-Za-z0-9_-]+", config.theme):
         log.error(SITE_FILE, doc.line_of("theme"), f"theme = {config.theme!r} must be a folder name under themes/")
         config = replace(config, theme=defaults.theme)
+    elif config.theme != defaults.theme and not (source / "themes" / config.theme).is_dir():
+        log.warning(SITE_FILE, doc.line_of("theme"),
+                    f"theme = {config.theme!r}: there is no themes/{config.theme}/ folder, so the "
+                    "default theme is used")
     keys.unknown_keys(also_known=_RESERVED_KEYS)
     return config

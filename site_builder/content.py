@@ -9,8 +9,8 @@ from .problems import ProblemLog
 from .textfiles import read_text
 
 CONTENT_DIR = "content"
-# URL prefixes the generator writes itself; a content page may not take them over.
-RESERVED = ("events", "players", "rankings", "static", "404")
+# Top-level names the generator writes itself; a content page may not take them over.
+RESERVED = ("events", "players", "rankings", "static", "404.html", "sitemap.xml", ".nojekyll")
 
 
 def load_content(source: Path, event_slugs: set[str], log: ProblemLog
@@ -22,6 +22,7 @@ def load_content(source: Path, event_slugs: set[str], log: ProblemLog
     reports: dict[str, ContentPage] = {}
     if not root.is_dir():
         return pages, home, reports
+    published: dict[str, str] = {}
     for path in sorted(root.rglob("*.md"), key=lambda p: p.relative_to(root).as_posix()):
         relative = path.relative_to(root).as_posix()
         if any(part.startswith(".") for part in path.relative_to(root).parts):
@@ -45,6 +46,11 @@ def load_content(source: Path, event_slugs: set[str], log: ProblemLog
                 log.error(shown, 1, f"would be published at /{url}, which the generator uses for "
                                     f"its own pages: move or rename it")
                 continue
+            if url in published:
+                log.error(shown, 1, f"would be published at /{url}, like {published[url]}: "
+                                    "keep one of the two")
+                continue
+            published[url] = shown
             stem = Path(relative).stem if Path(relative).stem != "index" else Path(relative).parent.name
             pages.append(ContentPage(shown, url, _title(text, stem.replace("-", " ").title()), text))
     return pages, home, reports

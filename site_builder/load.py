@@ -6,6 +6,7 @@ a site's mistakes.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +24,9 @@ from .tomlkeys import KeyReader
 EVENTS_DIR = "data/events"
 EVENT_FILE = "event.toml"
 REGISTRATIONS_FILE = "players.csv"
-ROUND_FILE = re.compile(r"round-(\d+)\.csv", re.IGNORECASE)
+ROUND_FILE = re.compile(r"round-([0-9]+)\.csv", re.IGNORECASE)
+MAX_ROUND = 999
+"""No tournament has more rounds; a larger number is a mistake (often a date)."""
 STATUSES = ("in-progress", "final")
 GAMES = ("conquest",) + PLANNED_GAMES
 
@@ -71,13 +74,16 @@ def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
         return None
     keys = KeyReader(doc, log)
     info = _read_info(folder.name, keys)
-    ruleset = RULESETS.get(info.game) if info else None
-    options = ruleset.read_options(keys) if ruleset else None
+    ruleset = RULESETS.get(info.game)
+    if ruleset is None:
+        return None  # without a game nobody knows its keys or columns: nothing more to check
+    options = ruleset.read_options(keys)
     keys.unknown_keys()
-    if info is None or ruleset is None:
-        return None
+    # A bad name or date is already an error; the rounds are still read and checked so that
+    # one run lists every problem of the event.
     info = replace(info, format=getattr(options, "format", None))
-    event = Event(info, shown_folder, options)
+    event = Event(info, shown_folder, options,
+                  key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
     event.registrations = _read_registrations(folder, shown_folder, log)
     event.rounds = _read_rounds(folder, shown_folder, ruleset, options, log)
     ruleset.validate(event, log)
@@ -85,7 +91,9 @@ def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     return event
 
 
-def _read_info(slug: str, keys: KeyReader) -> EventInfo | None:
+def _read_info(slug: str, keys: KeyReader) -> EventInfo:
+    """The common keys; a missing or bad one is logged and left empty (name "", a placeholder
+    date, game "" when it is not a supported game)."""
     name = keys.text("name", required=True, example='name = "Store Championship"')
     date = keys.date("date", required=True)
     game = keys.text("game", required=True, example='game = "conquest"')
@@ -100,10 +108,10 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo | None:
             keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
                            f"game = \"{game}\" is not a game: expected one of {', '.join(GAMES)}")
             game = None
-    info = EventInfo(
+    return EventInfo(
         slug=slug,
         name=name or "",
-        date=date,
+        date=date or dt.date.min,
         game=game or "",
         format=None,
         location=keys.text("location"),
@@ -112,7 +120,6 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo | None:
         seed=keys.integer("seed", default=default_seed(slug)),
         status=keys.choice("status", STATUSES),
     )
-    return info if name and date and game else None
 
 
 _REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name"))
@@ -120,9 +127,12 @@ _REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name"))
 
 def _read_registrations(folder: Path, shown_folder: str, log: ProblemLog) -> tuple[Registration, ...]:
     path = folder / REGISTRATIONS_FILE
-    if not path.is_file():
-        return ()
     shown = f"{shown_folder}/{REGISTRATIONS_FILE}"
+    if not (path.exists() or path.is_symlink()):
+        return ()
+    if not path.is_file():
+        log.error(shown, None, "is not a readable file (a folder, or a broken link)")
+        return ()
     quiet = ProblemLog()  # registration files may carry any other columns (faction, club, …)
     table = read_csv(path, shown, _REGISTRATION_SPEC, quiet)
     log.extend(quiet.errors)
@@ -147,9 +157,28 @@ def _read_registrations(folder: Path, shown_folder: str, log: ProblemLog) -> tup
 
 
 def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: ProblemLog) -> tuple[Round, ...]:
+    numbered = _round_files(folder, shown_folder, log)
+    _check_round_gaps(numbered, shown_folder, log)
+    rounds = []
+    for number in sorted(numbered):
+        shown = f"{shown_folder}/{numbered[number].name}"
+        table = read_csv(numbered[number], shown, ruleset.columns(options), log)
+        if table is None:
+            continue
+        if not table.rows:
+            log.error(shown, table.header_line,
+                      f"round {number} has no results, only a header: add the round's rows, or "
+                      "leave the file out until the round has been played")
+            continue
+        rounds.append(Round(number, shown, ruleset.read_rows(table, shown, options, log)))
+    return tuple(rounds)
+
+
+def _round_files(folder: Path, shown_folder: str, log: ProblemLog) -> dict[int, Path]:
+    """round-<n>.csv files by round number, every odd file name reported."""
     numbered: dict[int, Path] = {}
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if not path.is_file() or path.suffix.lower() != ".csv" or path.name == REGISTRATIONS_FILE:
+        if path.suffix.lower() != ".csv" or path.name == REGISTRATIONS_FILE:
             continue
         shown = f"{shown_folder}/{path.name}"
         match = ROUND_FILE.fullmatch(path.name)
@@ -161,26 +190,32 @@ def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: Problem
                 log.warning(shown, 1, "is ignored: round files are named round-<n>.csv and "
                                       "registrations players.csv")
             continue
-        number = int(match.group(1))
-        if number == 0:
-            log.error(shown, 1, "round numbers start at 1: rename it round-1.csv (and the rest up)")
+        digits = match.group(1).lstrip("0") or "0"  # leading zeros are fine: round-01.csv
+        number = int(digits) if len(digits) <= len(str(MAX_ROUND)) else MAX_ROUND + 1
+        if not path.is_file():
+            log.error(shown, None, "is not a readable file (a folder, or a broken link)")
+        elif not 1 <= number <= MAX_ROUND:
+            log.error(shown, 1, f"'{match.group(1)}' is not a round number: round files are "
+                                "numbered from 1 (round-1.csv, round-2.csv, …)")
         elif number in numbered:
             log.error(shown, 1, f"round {number} has two files: {numbered[number].name} and {path.name}")
         else:
             numbered[number] = path
-    for expected in range(1, max(numbered, default=0) + 1):
-        if expected not in numbered:
-            later = min(n for n in numbered if n > expected)
-            log.error(f"{shown_folder}/{numbered[later].name}", 1,
-                      f"round {expected} is missing: rounds are numbered from 1 without gaps, and "
-                      f"there is no round-{expected}.csv before round-{later}.csv")
-    rounds = []
+    return numbered
+
+
+def _check_round_gaps(numbered: dict[int, Path], shown_folder: str, log: ProblemLog) -> None:
+    """One error per gap in the round numbers ("rounds 2–4 are missing"), never one per number."""
+    previous = 0
     for number in sorted(numbered):
-        shown = f"{shown_folder}/{numbered[number].name}"
-        table = read_csv(numbered[number], shown, ruleset.columns(options), log)
-        if table is not None:
-            rounds.append(Round(number, shown, ruleset.read_rows(table, shown, options, log)))
-    return tuple(rounds)
+        if number > previous + 1:
+            missing = (f"round {previous + 1} is" if number == previous + 2
+                       else f"rounds {previous + 1}–{number - 1} are")
+            after = f"after {numbered[previous].name}" if previous else "as the first round file"
+            log.error(f"{shown_folder}/{numbered[number].name}", 1,
+                      f"{missing} missing: rounds are numbered from 1 without gaps, and this file "
+                      f"comes {after}")
+        previous = number
 
 
 def _check_registered(event: Event, log: ProblemLog) -> None:

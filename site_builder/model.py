@@ -60,6 +60,11 @@ class Event:
     registrations: tuple[Registration, ...] = ()
     players: dict[str, PlayerRef] = field(default_factory=dict)
     """Every name written in the event's files, to the person it stands for."""
+    key_lines: dict[str, int] = field(default_factory=dict)
+    """The line of each key in event.toml, so later warnings can point at it."""
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, 1)
 
     @property
     def slug(self) -> str:

@@ -51,7 +51,10 @@ _SPEC = ColumnSpec(required=("id", "name"), optional=("aliases",))
 def load_directory(source: Path, log: ProblemLog) -> Directory:
     directory = Directory()
     path = source / PLAYERS_FILE
+    if not (path.exists() or path.is_symlink()):
+        return directory
     if not path.is_file():
+        log.error(PLAYERS_FILE, None, "is not a readable file (a folder, or a broken link)")
         return directory
     table = read_csv(path, PLAYERS_FILE, _SPEC, log)
     if table is None:

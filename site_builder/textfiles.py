@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,11 +82,12 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog) -> CsvTa
     text = read_text(path, shown, log)
     if text is None:
         return None
-    if not text.strip():
+    records = _physical_records(text)
+    first = next(records, None)
+    if first is None:  # nothing, or only blank lines and empty cells (an empty sheet's export)
         log.error(shown, 1, f"the file is empty: expected a header line '{spec.describe()}' and rows")
         return None
-    records = _physical_records(text)
-    header_line, header = next(records)
+    header_line, header = first
     columns = _read_header(header, header_line, shown, spec, log)
     if columns is None:
         return None
@@ -97,14 +100,18 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog) -> CsvTa
 
 
 def _physical_records(text: str):
-    """Yield (first line number, cells) for each non-blank record; a quoted cell may span lines."""
-    reader = csv.reader(text.splitlines(keepends=True))
+    """Yield (first line number, cells) for each non-blank record; a quoted cell may span lines.
+
+    Lines end only at \n, \r or \r\n (not at Unicode separators inside a name), and cells are
+    NFC-normalized, so 'Zoë' typed two ways is one name.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))
     last_line = 0
     for cells in reader:
         first_line = last_line + 1
         last_line = reader.line_num
         if any(cell.strip() for cell in cells):
-            yield first_line, [cell.strip() for cell in cells]
+            yield first_line, [unicodedata.normalize("NFC", cell.strip()) for cell in cells]
 
 
 def _read_header(

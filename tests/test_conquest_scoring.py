@@ -248,3 +248,81 @@ def test_elimination_bye_without_a_game_number_takes_its_place_in_the_bracket(tm
     assert [r.player.name for r in scored.standings.rows[:2]] == [s1, s2]
     games = scored.players[s1].games
     assert (games[-2].round_label, games[-2].result) == ("Semi-finals", "Bye")
+
+
+# A drops after winning rounds 1 and 2. After round 3: C 15; A 10 (dropped), D 10, G 10;
+# B, E, H 5; F 0.
+A_DROPS = {
+    1: "1,A,win\n1,H,loss\n2,B,win\n2,G,loss\n3,C,win\n3,F,loss\n4,D,win\n4,E,loss\n",
+    2: "1,A,win\n1,B,loss\n2,C,win\n2,D,loss\n3,E,win\n3,F,loss\n4,G,win\n4,H,loss\n",
+    3: "1,C,win\n1,B,loss\n2,D,win\n2,E,loss\n3,G,win\n3,F,loss\n,H,bye\n",
+}
+
+
+def test_cut_line_moves_down_past_a_dropped_qualifier_but_stays_a_top_4_cut(tmp_path):
+    scored, _ = score(tmp_path, A_DROPS, swiss_rounds=3, cut=4)
+    standings = scored.rounds[-1].standings
+    ranks = {r.player.name: r.rank for r in standings.rows}
+    assert ranks["C"] == 1 and ranks["A"] <= 4  # A ranks among the 10-point players
+    assert standings.cut_label == "Top 4 cut"
+    assert standings.cut_after == 5  # C, D, G and the best 5-point player qualify; A dropped
+    qualified = {r.player.name for r in standings.rows[:5]} - {"A"}
+    assert {"C", "D", "G"} <= qualified and len(qualified) == 4
+
+
+def test_projected_bracket_gives_the_top_seed_a_bye_when_fewer_qualify_than_the_cut(tmp_path):
+    """Top 8 of 8 players, but A dropped: 7 qualify. Seed 1 would meet seed 8, who is missing,
+    so seed 1 has a bye; 2–7, 3–6 and 4–5 play, as the regulations pair them."""
+    scored, _ = score(tmp_path, A_DROPS, swiss_rounds=3, cut=8)
+    quarters, semis, _ = scored.bracket.rounds
+    seed = {s.player.name: int(s.label) for g in quarters.games for s in g.slots}
+    assert "A" not in seed and sorted(seed.values()) == list(range(1, 8))
+    pairs = {g.number: sorted(seed[s.player.name] for s in g.slots) for g in quarters.games}
+    assert pairs == {1: [1], 2: [2, 7], 3: [3, 6], 4: [4, 5]}
+    lone = next(g for g in quarters.games if g.number == 1).slots[0]
+    assert (lone.result, lone.won) == ("bye", True)
+    first_semi = semis.games[0]
+    assert first_semi.slots[0].player is not None and seed[first_semi.slots[0].player.name] == 1
+    assert first_semi.slots[1].label == "Winner of Game 4"
+
+
+def test_status_final_before_the_last_round_warns_and_finishes_where_players_stopped(tmp_path):
+    probe, _ = score(tmp_path, EIGHT_SWISS, swiss_rounds=2, cut=4)
+    s1, s2, s3, s4 = swiss_order(probe)[:4]
+    rounds = {**EIGHT_SWISS, 3: f"1,{s1},win\n1,{s4},loss\n2,{s2},win\n2,{s3},loss\n"}
+    scored, problems = score(tmp_path, rounds, swiss_rounds=2, cut=4, status="final")
+    warning = next(p for p in problems if p.message.startswith('status = "final"'))
+    assert warning.line == 7 and not warning.is_error
+    assert scored.complete and scored.status_line == "Final after 3 of 4 rounds"
+    assert [r.values["finish"] for r in scored.standings.rows[:4]] == [
+        "Finalist", "Finalist", "Semi-finalist", "Semi-finalist"]
+    assert scored.winner is None
+
+
+def test_status_in_progress_with_every_round_in_names_no_winner_yet(tmp_path):
+    probe, _ = score(tmp_path, EIGHT_SWISS, swiss_rounds=2, cut=4)
+    s1, s2, s3, s4 = swiss_order(probe)[:4]
+    rounds = {**EIGHT_SWISS, 3: f"1,{s1},win\n1,{s4},loss\n2,{s2},win\n2,{s3},loss\n",
+              4: f"1,{s1},win\n1,{s2},loss\n"}
+    scored, _ = score(tmp_path, rounds, swiss_rounds=2, cut=4, status="in-progress")
+    assert not scored.complete and scored.winner is None
+    assert scored.status_line == "In progress: all 4 rounds in, not yet marked final"
+    assert scored.standings.title == "Standings after the Final"
+
+
+def test_rows_placed_by_elimination_show_no_swiss_tiebreak(tmp_path):
+    probe, _ = score(tmp_path, EIGHT_SWISS, swiss_rounds=2, cut=4)
+    s1, s2, s3, s4 = swiss_order(probe)[:4]
+    rounds = {**EIGHT_SWISS, 3: f"1,{s1},win\n1,{s4},loss\n2,{s2},win\n2,{s3},loss\n",
+              4: f"1,{s1},win\n1,{s2},loss\n"}
+    scored, _ = score(tmp_path, rounds, swiss_rounds=2, cut=4)
+    assert [r.tiebreak for r in scored.standings.rows[:4]] == [None] * 4
+    swiss_rows = {r.player.name: r.tiebreak for r in scored.rounds[1].standings.rows}
+    assert [r.tiebreak for r in scored.standings.rows[4:]] == [
+        swiss_rows[r.player.name] for r in scored.standings.rows[4:]]
+
+
+def test_a_final_event_that_skipped_its_elimination_says_so_on_the_bracket_page(tmp_path):
+    scored, _ = score(tmp_path, EIGHT_SWISS, swiss_rounds=2, cut=4, status="final")
+    assert scored.bracket.rounds == ()
+    assert scored.bracket.empty_message.startswith("No elimination rounds were played")

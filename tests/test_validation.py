@@ -107,8 +107,8 @@ def test_non_numeric_round_file_name(checked):
 def test_missing_round_between_two(checked):
     r = checked(GOOD_ROUND, **{f"{EV}/round-3.csv": GOOD_ROUND})
     assert error_at(r, f"{EV}/round-3.csv:1") == (
-        "round 2 is missing: rounds are numbered from 1 without gaps, and there is no "
-        "round-2.csv before round-3.csv")
+        "round 2 is missing: rounds are numbered from 1 without gaps, and this file comes after "
+        "round-1.csv")
 
 
 def test_empty_file(checked):
@@ -174,8 +174,9 @@ def test_custom_structure_needs_rounds_and_a_valid_cut(site, run_cli):
 
 def test_round_beyond_the_structure(checked):
     r = checked(GOOD_ROUND, **{f"{EV}/round-{n}.csv": GOOD_ROUND for n in (2, 3, 4)})
-    assert error_at(r, f"{EV}/round-4.csv:1").startswith(
-        "round 4 is beyond this event's 3 rounds (Custom: 3 Swiss rounds, no cut)")
+    assert error_at(r, f"{EV}/round-4.csv:1") == (
+        "round 4 is beyond this event's 3 rounds (Custom: 3 Swiss rounds, no cut): raise "
+        "swiss_rounds or cut in event.toml if it ran longer")
 
 
 def test_eliminated_player_cannot_play_again(site, run_cli):
@@ -257,3 +258,98 @@ def test_build_refuses_to_replace_a_folder_it_did_not_make(site, run_cli, tmp_pa
     r = run_cli("build", "--source", site.root, "--out", precious)
     assert r.code == 1 and "refusing to replace" in r.err
     assert (precious / "thesis.txt").read_text() == "keep me"
+
+
+# ---------------------------------------------------------------- found in review
+
+
+def test_header_only_round_file_is_an_error_not_a_round_everyone_missed(checked):
+    r = checked("table,player,result\n", **{f"{EV}/round-2.csv": GOOD_ROUND})
+    assert error_at(r, f"{EV}/round-1.csv:1") == (
+        "round 1 has no results, only a header: add the round's rows, or leave the file out "
+        "until the round has been played")
+
+
+def test_a_sheet_of_empty_cells_is_an_empty_file(checked):
+    r = checked(",,\n , ,\n")
+    assert error_at(r, f"{EV}/round-1.csv:1").startswith("the file is empty")
+
+
+@pytest.mark.parametrize("table", ["²", "1" * 5000, "0", "-1", "1.5"])
+def test_table_numbers_are_plain_positive_whole_numbers(checked, table):
+    r = checked(f"table,player,result\n{table},Ada,win\n{table},Bram,loss\n")
+    assert error_at(r, f"{EV}/round-1.csv:2").startswith(f"table '{table}' is not a table number")
+
+
+def test_a_date_named_round_file_is_one_error_not_millions(checked):
+    r = checked(GOOD_ROUND, **{f"{EV}/round-20240518.csv": GOOD_ROUND})
+    assert error_at(r, f"{EV}/round-20240518.csv:1") == (
+        "'20240518' is not a round number: round files are numbered from 1 (round-1.csv, "
+        "round-2.csv, …)")
+    assert len(r.lines) == 2
+
+
+def test_gaps_are_reported_once_per_gap(site, run_cli):
+    site.write({f"{EV}/event.toml": conquest_event(structure="custom", swiss_rounds=6, cut=0)})
+    r = check(site, run_cli, {f"{EV}/round-1.csv": GOOD_ROUND, f"{EV}/round-5.csv": GOOD_ROUND})
+    assert error_at(r, f"{EV}/round-5.csv:1").startswith("rounds 2–4 are missing")
+
+
+def test_leading_zeros_in_round_file_names_are_fine(site, run_cli):
+    result = check(site, run_cli, {f"{EV}/round-01.csv": GOOD_ROUND, f"{EV}/round-0002.csv": GOOD_ROUND})
+    assert result.code == 0, result.err
+
+
+def test_a_round_file_that_is_a_folder(site, run_cli):
+    (site.root / EV / "round-2.csv").mkdir(parents=True)
+    r = check(site, run_cli, {f"{EV}/round-1.csv": GOOD_ROUND})
+    assert f"{EV}/round-2.csv: is not a readable file (a folder, or a broken link)" in r.lines
+
+
+def test_a_bad_core_key_still_lets_the_rounds_be_checked(site, run_cli):
+    site.write({f"{EV}/event.toml": 'name = 5\ndate = 2024-01-01\ngame = "conquest"\n'
+                                    'structure = "custom"\nswiss_rounds = 1\ncut = 0\n'})
+    r = check(site, run_cli, {f"{EV}/round-1.csv": "table,player,result\n1,A,wn\n1,B,loss\n"})
+    assert r.lines == [
+        f'{EV}/event.toml:1: name = 5 is a number: expected text in quotes, e.g. name = "Store Championship"',
+        f"{EV}/round-1.csv:2: result 'wn' is not a Conquest result: expected win, modified-win "
+        "(or mw), loss or bye",
+        "2 errors.",
+    ]
+
+
+def test_a_name_typed_with_combining_accents_is_the_same_name(site, run_cli):
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+    result = check(site, run_cli, {
+        f"{EV}/round-1.csv": f"table,player,result\n1,{composed},win\n1,Bram,loss\n",
+        f"{EV}/round-2.csv": f"table,player,result\n1,{decomposed},win\n1,Bram,loss\n"})
+    assert result.code == 0, result.err
+
+
+def test_a_line_separator_inside_a_quoted_name_does_not_shift_line_numbers(checked):
+    r = checked('table,player,result\n1,"Ann\u2028Lee",win\n1,Bram,loss\n2,Cleo,wn\n2,Dan,loss\n')
+    assert error_at(r, f"{EV}/round-1.csv:4").startswith("result 'wn'")
+
+
+def test_content_pages_may_not_collide(site, run_cli):
+    site.write({"content/sitemap.xml.md": "# x\n", "content/guides.md": "# Guides\n",
+                "content/guides/index.md": "# Guides again\n"})
+    r = run_cli("check", "--source", site.root)
+    assert r.code == 1
+    assert "content/sitemap.xml.md:1: would be published at /sitemap.xml/, which the generator uses for its own pages: move or rename it" in r.lines
+    assert "content/guides/index.md:1: would be published at /guides/, like content/guides.md: keep one of the two" in r.lines
+
+
+def test_a_missing_theme_warns_and_falls_back(site, run_cli):
+    site.write({"site.toml": 'theme = "nope"\n'})
+    r = run_cli("check", "--source", site.root)
+    assert r.code == 0
+    assert r.lines[0] == ("site.toml:1: warning: theme = 'nope': there is no themes/nope/ folder, "
+                          "so the default theme is used")
+
+
+def test_serve_rejects_a_port_out_of_range(site, run_cli, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        run_cli("serve", "--source", site.root, "--port", "99999")
+    assert exit_info.value.code == 2
+    assert "'99999' is not a port number (0–65535)" in capsys.readouterr().err

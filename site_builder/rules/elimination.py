@@ -82,13 +82,15 @@ def build_bracket(
     """Every round of the bracket in drawing order, played rounds first, then projected ones.
 
     `projected_seeds` (names in seed order) draws the first round when no elimination round has
-    been played yet.
+    been played yet: seed k meets seed N+1-k of the N-player bracket, and a seed whose opponent
+    is missing (fewer players qualified than the cut) stands alone, to have a bye.
     """
     rounds = [_games_from_matches(m) for m in played]
     if not rounds and projected_seeds:
-        n = len(projected_seeds)
-        rounds.append([_Game(k + 1, [(projected_seeds[k], None), (projected_seeds[n - 1 - k], None)])
-                       for k in range(n // 2)])
+        size = 2 ** planned_rounds
+        seeded = list(projected_seeds) + [None] * (size - len(projected_seeds))
+        rounds.append([_Game(k + 1, [(name, None) for name in (seeded[k], seeded[size - 1 - k]) if name])
+                       for k in range(size // 2)])
     while rounds and len(rounds) < planned_rounds:
         rounds.append(_next_round(rounds[-1]))
     ordered = _drawing_order(rounds, seeds)
@@ -137,7 +139,15 @@ class _Game:
 
     @property
     def winner(self) -> str | None:
-        return self.match.winner if self.match else None
+        if self.match:
+            return self.match.winner
+        alone = [name for name, _ in self.slots if name]
+        return alone[0] if len(self.slots) == 1 and alone else None  # a projected bye
+
+    def mark(self, name: str) -> str:
+        if self.match:
+            return self.match.marks.get(name, "")
+        return "bye" if self.winner == name else ""
 
     def view(self, seeds: Mapping[str, int], ref: Callable[[str], PlayerRef]) -> BracketGame:
         slots = []
@@ -146,8 +156,7 @@ class _Game:
                 slots.append(BracketSlot(None, f"Winner of Game {source}"))
                 continue
             seed = seeds.get(name)
-            marks = self.match.marks if self.match else {}
-            slots.append(BracketSlot(ref(name), f"{seed}" if seed else "", marks.get(name, ""),
+            slots.append(BracketSlot(ref(name), f"{seed}" if seed else "", self.mark(name),
                                      self.winner == name))
         return BracketGame(self.number, tuple(slots), self.match is not None)
 

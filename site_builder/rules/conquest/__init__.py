@@ -89,6 +89,7 @@ class _Scorer:
 
     def scored(self) -> ScoredEvent:
         self._check_structure()
+        self._check_status()
         self._check_elimination()
         rounds = self._swiss_round_views() + self._elimination_round_views()
         standings = rounds[-1].standings if rounds else None
@@ -110,10 +111,19 @@ class _Scorer:
 
     # -- checks that need standings
 
+    def _check_status(self) -> None:
+        played, planned = len(self.event.rounds), self.plan.total_rounds
+        if self.event.info.status == "final" and played < planned:
+            self.log.warning(f"{self.event.folder}/event.toml",
+                             self.event.line_of("status"),
+                             f"status = \"final\" with {played} of the {planned} planned rounds "
+                             f"({self.plan.describe()}): the standings after round {played} are "
+                             "published as final")
+
     def _check_structure(self) -> None:
         if self.plan.below_table:
             first = structure.TABLES[self.plan.structure][0]
-            self.log.warning(f"{self.event.folder}/event.toml", 1,
+            self.log.warning(f"{self.event.folder}/event.toml", self.event.line_of("structure"),
                              f"the {self.plan.structure} structure starts at {first[0]} registered "
                              f"players and this event has {self.plan.players}: using its first row "
                              f"({self.plan.describe()})")
@@ -138,9 +148,10 @@ class _Scorer:
             last_swiss = k == self.plan.swiss_rounds and self.plan.cut
             title = ("Final standings" if final and not last_swiss else
                      f"Swiss standings after round {k}" if last_swiss else f"Standings after round {k}")
-            cut = self._cut_line(self.swiss_after[k]) if last_swiss else 0
+            cut_line = self._cut_line(self.swiss_after[k]) if last_swiss else 0
             standings = swiss_standings_view(self.swiss_after[k], title, k, final, self.seed,
-                                             self.event.ref, cut)
+                                             self.event.ref, self.plan.cut if last_swiss else 0,
+                                             cut_line)
             tables = round_tables(round_, False, self.event.ref, {},
                                   absences(k, latest, self.event.ref))
             views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings))
@@ -187,6 +198,10 @@ class _Scorer:
                 f"{plan.swiss_rounds} played)."))
         rounds = build_bracket(self.matches, plan.elimination_rounds, plan.swiss_rounds + 1,
                                self._seeds(), self.event.ref, projected_seeds=self.cut)
+        if not self.matches and self.complete:
+            return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
+                "No elimination rounds were played: the event was marked final after the Swiss "
+                "rounds, so its Swiss standings are the final ones."))
         winner = champion(self.matches, plan.elimination_rounds)
         note = ("" if self.matches else
                 "Projected from the Swiss standings: seed 1 meets the last seed, seed 2 the "
@@ -203,16 +218,22 @@ class _Scorer:
         return tuple(details)
 
     def _status_line(self) -> str:
+        played, planned = len(self.event.rounds), self.plan.total_rounds
         if not self.event.rounds:
             return "No results yet"
         if self.complete:
-            return "Final"
-        return f"In progress: {len(self.event.rounds)} of {self.plan.total_rounds} rounds played"
+            return "Final" if played >= planned else f"Final after {played} of {planned} rounds"
+        if played >= planned:
+            return f"In progress: all {planned} rounds in, not yet marked final"
+        return f"In progress: {played} of {planned} rounds played"
 
     def _winner(self, standings: Standings | None, bracket: Bracket | None) -> Any:
+        """The champion, or the Swiss winner of an event without a cut, once the event is final."""
+        if not self.complete:
+            return None
         if bracket is not None and bracket.champion is not None:
             return bracket.champion
-        if self.complete and standings is not None and standings.rows and not self.plan.cut:
+        if standings is not None and standings.rows and not self.plan.cut:
             return standings.rows[0].player
         return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -21,6 +22,9 @@ RESULT_WORDS = {
     "bye": BYE,
 }
 EXPECTED_RESULTS = "win, modified-win (or mw), loss or bye"
+
+
+TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: '²'.isdigit() is True
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,7 @@ def _table_number(text: str, shown: str, line: int, log: ProblemLog) -> int | No
     """The table number, None when empty, or False after logging a bad value."""
     if not text:
         return None
-    if text.isdigit() and int(text) > 0:
+    if TABLE_NUMBER.fullmatch(text) and int(text) > 0:
         return int(text)
     log.error(shown, line, f"table '{text}' is not a table number: expected a whole number from 1 "
                            "(leave it empty for a bye)")
@@ -139,10 +143,13 @@ def check_stages(event: Event, plan: Plan, log: ProblemLog) -> None:
     """Round count against the structure, and who may play each elimination round."""
     for round_ in event.rounds:
         if round_.number > plan.total_rounds:
+            advice = ("raise swiss_rounds or cut in event.toml if it ran longer"
+                      if plan.structure == "custom" else
+                      "set structure = \"custom\" with swiss_rounds and cut in event.toml if it "
+                      "ran differently")
             log.error(round_.path, 1,
                       f"round {round_.number} is beyond this event's {plan.total_rounds} rounds "
-                      f"({plan.describe()}); set structure = \"custom\" with swiss_rounds and cut "
-                      "in event.toml if it ran differently")
+                      f"({plan.describe()}): {advice}")
     swiss_players = {r.player for round_ in event.rounds if round_.number <= plan.swiss_rounds
                      for r in round_.rows}
     alive: set[str] | None = None

@@ -59,7 +59,9 @@ def swiss_values(row: SwissRow) -> dict:
 
 
 def swiss_standings_view(rows: Sequence[SwissRow], title: str, after_round: int, complete: bool,
-                         seed: int, ref: Ref, cut: int = 0) -> Standings:
+                         seed: int, ref: Ref, cut: int = 0, cut_line: int = 0) -> Standings:
+    """`cut` is the cut's size; `cut_line` the row below which the line is drawn (further down
+    than `cut` when a qualified player dropped and the next one moved up)."""
     return Standings(
         title=title,
         after_round=after_round,
@@ -73,26 +75,32 @@ def swiss_standings_view(rows: Sequence[SwissRow], title: str, after_round: int,
         tiebreak_labels=TIEBREAK_LABELS,
         explanation=explanation(seed),
         phase="swiss",
-        cut_after=cut,
+        cut_after=cut_line,
         cut_label=f"Top {cut} cut" if cut else "",
     )
 
 
-def finish_text(progress: Progress | None, plan: Plan) -> str:
-    """'Champion', 'Finalist', 'Semi-finalist', or 'Through to the Final' while still in."""
+def finish_text(progress: Progress | None, plan: Plan, complete: bool) -> str:
+    """'Champion', 'Finalist', 'Semi-finalist', …; 'Through to the Final' while the event goes on.
+
+    In an event declared final before its last elimination round, a player who won their last
+    game finishes in the round they reached.
+    """
     if progress is None:
         return ""
+    rounds = plan.elimination_rounds
     if progress.won:
-        if progress.depth == plan.elimination_rounds:
+        if progress.depth == rounds:
             return "Champion"
-        return f"Through to the {round_label(bracket_size(plan.elimination_rounds, progress.depth))}"
-    return finish_label(bracket_size(plan.elimination_rounds, progress.depth - 1))
+        reached = bracket_size(rounds, progress.depth)
+        return finish_label(reached) if complete else f"Through to the {round_label(reached)}"
+    return finish_label(bracket_size(rounds, progress.depth - 1))
 
 
 def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int, complete: bool,
                          seed: int, plan: Plan, ref: Ref) -> Standings:
     def values(row: FinalRow) -> dict:
-        return {"finish": finish_text(row.progress, plan), "swiss_rank": row.swiss.rank,
+        return {"finish": finish_text(row.progress, plan, complete), "swiss_rank": row.swiss.rank,
                 **swiss_values(row.swiss)}
 
     return Standings(
@@ -102,14 +110,16 @@ def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int,
         columns=FINAL_COLUMNS,
         rows=tuple(
             StandingRow(row.rank, ref(row.swiss.name), values(row), row.swiss.record.dropped,
-                        row.swiss.tiebreak, tuple(attendance_notes(row.swiss.record)),
+                        None if row.progress else row.swiss.tiebreak,
+                        tuple(attendance_notes(row.swiss.record)),
                         {"record": record_text(row.swiss.record)})
             for row in rows
         ),
         tiebreak_labels=TIEBREAK_LABELS,
         explanation=(f"The top {plan.cut} after the Swiss rounds played single elimination: the "
                      "champion comes first, then the finalist, then each earlier round's losers "
-                     "by Swiss rank, then everyone else by Swiss rank. " + explanation(seed)),
+                     "by Swiss rank, then everyone else by Swiss rank; the tiebreak column shows "
+                     "how the Swiss ranks of the rest were decided. " + explanation(seed)),
         phase="elimination",
     )
 
