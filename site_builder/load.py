@@ -28,7 +28,7 @@ ROUND_FILE = re.compile(r"round-([0-9]+)\.csv", re.IGNORECASE)
 MAX_ROUND = 999
 """No tournament has more rounds; a larger number is a mistake (often a date)."""
 STATUSES = ("in-progress", "final")
-GAMES = ("conquest",) + PLANNED_GAMES
+GAMES = tuple(RULESETS) + PLANNED_GAMES
 
 
 def load_site(source: Path, log: ProblemLog) -> Site:

@@ -38,5 +38,10 @@ def test_decided_by_names_the_deepest_tiebreak_a_row_needed():
     assert labels == [None, "sos", "esos", "random", "random", None]
 
 
+def test_decided_by_names_rows_tied_on_every_level():
+    keys = [(9, 2), (9, 2), (9, 1), (3, 0)]
+    assert decided_by(keys, (None, "wins"), tied="shared") == ["shared", "shared", "wins", None]
+
+
 def test_shared_ranks():
     assert shared_ranks([(9,), (7,), (7,), (3,)]) == [1, 2, 2, 4]

@@ -156,11 +156,11 @@ def test_bad_date(site, run_cli, line, message):
 
 def test_unknown_game_and_not_yet_supported_game(site, run_cli):
     site.write({"data/events/a/event.toml": 'name = "A"\ndate = 2024-01-01\ngame = "chess"\n',
-                "data/events/b/event.toml": 'name = "B"\ndate = 2024-01-01\ngame = "heresy"\n'})
+                "data/events/b/event.toml": 'name = "B"\ndate = 2024-01-01\ngame = "kingdom"\n'})
     r = run_cli("check", "--source", site.root)
     assert error_at(r, "data/events/a/event.toml:3") == (
         'game = "chess" is not a game: expected one of conquest, heresy, spellfire, inwo, kingdom')
-    assert error_at(r, "data/events/b/event.toml:3").startswith('game = "heresy" is not supported')
+    assert error_at(r, "data/events/b/event.toml:3").startswith('game = "kingdom" is not supported')
 
 
 def test_custom_structure_needs_rounds_and_a_valid_cut(site, run_cli):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from .base import Ruleset
 from .conquest import Conquest
+from .heresy import Heresy
 
-RULESETS: dict[str, Ruleset] = {ruleset.game: ruleset for ruleset in (Conquest(),)}
+RULESETS: dict[str, Ruleset] = {ruleset.game: ruleset for ruleset in (Conquest(), Heresy())}
 
 # Games the data contract names whose rules are not implemented yet.
-PLANNED_GAMES = ("heresy", "spellfire", "inwo", "kingdom")
+PLANNED_GAMES = ("spellfire", "inwo", "kingdom")
 
 __all__ = ["RULESETS", "PLANNED_GAMES", "Ruleset"]

@@ -88,6 +88,8 @@ class PlayerResult:
     record: str
     games: tuple[PlayerGame, ...]
     notes: tuple[str, ...] = ()
+    points_label: str = "Points"
+    """Heading of the per-game score column on the player page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,8 @@ class BracketSlot:
     """Shown when the player is not known yet ("Winner of Game 2") or beside a player ("seed 3")."""
     result: str = ""
     won: bool = False
+    detail: str = ""
+    """A second line under the name (e.g. the tau of each game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,17 @@ class Bracket:
     note: str = ""
     empty_message: str = ""
     """What the page says while there is nothing to draw yet."""
+    extra: Any = None
+    """Game-specific bracket data for its template (e.g. double elimination's brackets)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A game-specific block on the event page (e.g. a points-by-round grid)."""
+
+    title: str
+    template: str
+    data: Any
 
 
 @dataclass(slots=True)
@@ -156,6 +171,8 @@ class ScoredEvent:
     warnings: tuple[Problem, ...] = ()
     winner: PlayerRef | None = None
     status_line: str = ""
+    sections: tuple[Section, ...] = ()
+    """Shown on the event page after the standings, in order."""
 
 
 class Ruleset(Protocol):

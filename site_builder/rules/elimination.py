@@ -9,7 +9,7 @@ rounds still to come are projected with that rule, naming the games their player
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model import PlayerRef
 from .base import BracketGame, BracketRound, BracketSlot
@@ -23,7 +23,9 @@ class Match:
     players: tuple[str, ...]
     winner: str | None
     marks: Mapping[str, str]
-    """Short result per player for the bracket ("W", "MW", "L", "bye")."""
+    """Short result per player for the bracket ("W", "MW", "L", "bye", "2–1")."""
+    details: Mapping[str, str] = field(default_factory=dict)
+    """Optional second line per player (e.g. "tau 7 · 4 · 7")."""
 
 
 def round_label(players: int) -> str:
@@ -78,12 +80,14 @@ def build_bracket(
     seeds: Mapping[str, int],
     ref: Callable[[str], PlayerRef],
     projected_seeds: Sequence[str] = (),
+    project: bool = True,
 ) -> tuple[BracketRound, ...]:
     """Every round of the bracket in drawing order, played rounds first, then projected ones.
 
     `projected_seeds` (names in seed order) draws the first round when no elimination round has
     been played yet: seed k meets seed N+1-k of the N-player bracket, and a seed whose opponent
-    is missing (fewer players qualified than the cut) stands alone, to have a bye.
+    is missing (fewer players qualified than the cut) stands alone, to have a bye. With
+    `project` off only played rounds are drawn (for games whose later pairings are not fixed).
     """
     rounds = [_games_from_matches(m) for m in played]
     if not rounds and projected_seeds:
@@ -91,7 +95,7 @@ def build_bracket(
         seeded = list(projected_seeds) + [None] * (size - len(projected_seeds))
         rounds.append([_Game(k + 1, [(name, None) for name in (seeded[k], seeded[size - 1 - k]) if name])
                        for k in range(size // 2)])
-    while rounds and len(rounds) < planned_rounds:
+    while project and rounds and len(rounds) < planned_rounds:
         rounds.append(_next_round(rounds[-1]))
     ordered = _drawing_order(rounds, seeds)
     views = []
@@ -156,8 +160,9 @@ class _Game:
                 slots.append(BracketSlot(None, f"Winner of Game {source}"))
                 continue
             seed = seeds.get(name)
+            detail = self.match.details.get(name, "") if self.match else ""
             slots.append(BracketSlot(ref(name), f"{seed}" if seed else "", self.mark(name),
-                                     self.winner == name))
+                                     self.winner == name, detail))
         return BracketGame(self.number, tuple(slots), self.match is not None)
 
 

@@ -51,22 +51,25 @@ def default_seed(slug: str) -> int:
     return int.from_bytes(hashlib.sha256(slug.encode("utf-8")).digest()[:4], "big")
 
 
-def decided_by(sort_keys: Sequence[tuple], labels: Sequence[str | None]) -> list[str | None]:
+def decided_by(sort_keys: Sequence[tuple], labels: Sequence[str | None],
+               tied: str | None = None) -> list[str | None]:
     """For rows already in order, the deepest tiebreak that placed each row among its neighbours.
 
     `sort_keys[i][level]` is row i's value at each level (primary score first); `labels[level]`
     names the level (None for the primary score). A row tied with a neighbour on the primary score
     gets the name of the first level where they differ; with ties on both sides, the deeper one.
+    Rows equal on every level get `tied` (games whose ties share a rank).
     """
     def level_between(a: tuple, b: tuple) -> int:
-        return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a) - 1)
+        return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))
 
+    names = list(labels) + [tied]
     gaps = [level_between(sort_keys[i], sort_keys[i + 1]) for i in range(len(sort_keys) - 1)]
     result: list[str | None] = []
     for i in range(len(sort_keys)):
         around = [g for g in (gaps[i - 1] if i > 0 else None, gaps[i] if i < len(gaps) else None)
                   if g is not None]
-        result.append(labels[max(around)] if around else None)
+        result.append(names[max(around)] if around else None)
     return result
 
 

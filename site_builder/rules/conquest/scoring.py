@@ -83,7 +83,7 @@ def rank_swiss(records: Mapping[str, SwissRecord], seed: int) -> list[SwissRow]:
     draw = {name: lottery(seed, name) for name in records}
     order = sorted(records, key=lambda n: (-points[n], -sos[n], -esos[n], draw[n], n))
     keys = [(points[n], sos[n], esos[n], draw[n]) for n in order]
-    labels = decided_by(keys, (None, "sos", "esos", "random"))
+    labels = decided_by(keys, (None, "sos", "esos", "random"), tied="random")
     return [SwissRow(i + 1, records[n], sos[n], esos[n], labels[i]) for i, n in enumerate(order)]
 
 

@@ -1,0 +1,205 @@
+"""Armageddon round files: each game of each best-of-three match (seed 000, 4.2).
+
+One row per player per game: `table` (the match), `game` (1–3), `win`/`loss`, and tau stored. A
+match is won by the player with more game wins. Time-expiry outcomes (4.2.5–4.2.7) are written as
+game results, including an unplayed game "recorded as losses for both players". A lone `bye` row
+(no game) is a bye.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ...model import Round
+from ...problems import ProblemLog
+from ...textfiles import ColumnSpec, CsvTable
+
+COLUMNS = ColumnSpec(required=("table", "game", "player", "result", "tau"))
+WIN, LOSS, BYE = "win", "loss", "bye"
+NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    line: int
+    table: int | None
+    game: int | None
+    player: str
+    result: str
+    tau: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A match as played: its two players (or one, for a bye) and each game's outcome."""
+
+    round: int
+    table: int | None
+    players: tuple[str, ...]
+    games: tuple[tuple[int, dict[str, str], dict[str, int | None]], ...]
+    """(game number, result by player, tau by player), in game order."""
+    line: int
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.players) == 1
+
+    def wins(self, player: str) -> int:
+        return sum(results.get(player) == WIN for _, results, _ in self.games)
+
+    def losses(self, player: str) -> int:
+        return sum(results.get(player) == LOSS for _, results, _ in self.games)
+
+    @property
+    def winner(self) -> str | None:
+        if self.is_bye:
+            return self.players[0]
+        a, b = self.players
+        return a if self.wins(a) > self.wins(b) else b if self.wins(b) > self.wins(a) else None
+
+    @property
+    def loser(self) -> str | None:
+        winner = self.winner
+        return next((p for p in self.players if p != winner), None) if winner else None
+
+    def score(self, player: str) -> str:
+        """'2–1' from this player's side; 'bye' for a bye."""
+        if self.is_bye:
+            return "bye"
+        other = next(p for p in self.players if p != player)
+        return f"{self.wins(player)}–{self.wins(other)}"
+
+    def taus(self, player: str) -> list[int | None]:
+        return [taus.get(player) for _, _, taus in self.games]
+
+    def tau_at_last_loss(self, player: str) -> int | None:
+        lost = [taus.get(player) for _, results, taus in self.games if results.get(player) == LOSS]
+        return lost[-1] if lost else None
+
+
+def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ...]:
+    rows = []
+    for row in table.rows:
+        player, result = row.get("player"), row.get("result").lower()
+        ok = True
+        if not player:
+            log.error(shown, row.line, "the player cell is empty: expected the player's name")
+            ok = False
+        if result not in (WIN, LOSS, BYE):
+            log.error(shown, row.line, f"result '{row.get('result')}' is not an Armageddon result: "
+                                       "expected win or loss for each game, or bye")
+            ok = False
+        number = _number(row.get("table"), "table", 1, shown, row.line, log)
+        game = _number(row.get("game"), "game", 1, shown, row.line, log)
+        tau = _number(row.get("tau"), "tau", 0, shown, row.line, log)
+        if not ok or any(value is False for value in (number, game, tau)):
+            continue
+        if result == BYE:
+            if game is not None:
+                log.error(shown, row.line, f"{player} has a bye in game {game}: a bye is one row "
+                                           "with no game number")
+                continue
+        elif game is None or not 1 <= game <= 3:
+            log.error(shown, row.line, f"game '{row.get('game')}' is not a game of a best-of-three "
+                                       "match: expected 1, 2 or 3")
+            continue
+        elif number is None:
+            log.error(shown, row.line, "the table cell is empty: expected the match's number")
+            continue
+        elif tau is None:
+            log.error(shown, row.line, f"{player} has no tau: expected the tau stored at the end of "
+                                       f"game {game} (a whole number, 0 or more)")
+            continue
+        rows.append(GameRow(row.line, number, game, player, result, tau))
+    return tuple(rows)
+
+
+def _number(text: str, column: str, minimum: int, shown: str, line: int,
+            log: ProblemLog) -> int | None | bool:
+    if not text:
+        return None
+    if NUMBER.fullmatch(text) and int(text) >= minimum:
+        return int(text)
+    log.error(shown, line, f"{column} '{text}' is not a whole number"
+                           f"{' from 1' if minimum else ', 0 or more'}")
+    return False
+
+
+def matches_of(round_: Round) -> list[MatchResult]:
+    """The round's matches (by table) and byes, in table order; byes last."""
+    by_table: dict[int, list[GameRow]] = defaultdict(list)
+    byes = []
+    for row in round_.rows:
+        if row.result == BYE:
+            byes.append(MatchResult(round_.number, row.table, (row.player,), (), row.line))
+        else:
+            by_table[row.table].append(row)
+    matches = []
+    for number, rows in sorted(by_table.items()):
+        players = tuple(dict.fromkeys(r.player for r in rows))
+        games: dict[int, tuple[dict[str, str], dict[str, int | None]]] = {}
+        for r in rows:
+            results, taus = games.setdefault(r.game, ({}, {}))
+            results[r.player], taus[r.player] = r.result, r.tau
+        matches.append(MatchResult(round_.number, number, players,
+                                   tuple((g, *games[g]) for g in sorted(games)), rows[0].line))
+    return matches + byes
+
+
+def check_round(round_: Round, log: ProblemLog) -> None:
+    """Every match: two players, each game once per player with at most one winner, a winner."""
+    tables_of: dict[str, set] = defaultdict(set)
+    for row in round_.rows:
+        tables_of[row.player].add(row.table)
+    for player, tables in tables_of.items():
+        if len(tables) > 1:
+            line = next(r.line for r in reversed(round_.rows) if r.player == player)
+            shown = ", ".join("a bye" if t is None else f"table {t}" for t in sorted(tables, key=str))
+            log.error(round_.path, line, f"{player} plays more than one match this round ({shown})")
+    by_table: dict[int | None, list[GameRow]] = defaultdict(list)
+    for row in round_.rows:
+        by_table[row.table].append(row)
+    for number, rows in by_table.items():
+        games = [r for r in rows if r.result != BYE]
+        if any(r.result == BYE for r in rows) and games and number is not None:
+            bye = next(r for r in rows if r.result == BYE)
+            log.error(round_.path, bye.line, f"{bye.player} has a bye at table {number}, where a "
+                                             "match is played: a bye has no opponent")
+        elif games:
+            _check_match(round_.path, number, games, log)
+
+
+def _check_match(path: str, number: int | None, rows: list[GameRow], log: ProblemLog) -> None:
+    players = list(dict.fromkeys(r.player for r in rows))
+    if len(players) != 2:
+        log.error(path, rows[-1].line, f"table {number} has {len(players)} player"
+                                       f"{'s' if len(players) != 1 else ''} ({', '.join(players)}): an "
+                                       "Armageddon match is between two players")
+        return
+    seen: dict[tuple[int, str], int] = {}
+    by_game: dict[int, list[GameRow]] = defaultdict(list)
+    for r in rows:
+        if (r.game, r.player) in seen:
+            log.error(path, r.line, f"{r.player} has two rows for game {r.game} at table {number} "
+                                    f"(also line {seen[(r.game, r.player)]})")
+            return
+        seen[(r.game, r.player)] = r.line
+        by_game[r.game].append(r)
+    for game, game_rows in sorted(by_game.items()):
+        if len(game_rows) != 2:
+            missing = next(p for p in players if p not in {r.player for r in game_rows})
+            log.error(path, game_rows[0].line, f"game {game} at table {number} has no row for "
+                                               f"{missing}: write both players' result and tau")
+            return
+        if all(r.result == WIN for r in game_rows):
+            log.error(path, game_rows[1].line, f"game {game} at table {number} has two winners: one "
+                                               "player wins a game (an unplayed game is a loss for both)")
+            return
+    wins = {p: sum(r.result == WIN for r in rows if r.player == p) for p in players}
+    if wins[players[0]] == wins[players[1]]:
+        log.error(path, rows[-1].line,
+                  f"the match at table {number} is tied {wins[players[0]]}–{wins[players[1]]}: the "
+                  "player with more game wins takes the match, so record the deciding game "
+                  "(seed 4.2.5–4.2.7 for time)")

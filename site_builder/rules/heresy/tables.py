@@ -1,0 +1,113 @@
+"""Reascension and Revelations round files: one row per player per table (seed 000, 3.2–3.3)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ...model import Round
+from ...problems import ProblemLog
+from ...textfiles import ColumnSpec, CsvTable
+
+COLUMNS = ColumnSpec(required=("table", "player", "result", "tau"))
+WIN, TIME = "win", "time"
+NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    line: int
+    table: int
+    player: str
+    result: str
+    """"win", "time" or "" (played on, did not win)."""
+    tau: int | None
+    """Tau stored at the end of the game; may be left empty for the winner."""
+
+
+def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Seat, ...]:
+    seats = []
+    for row in table.rows:
+        player = row.get("player")
+        number = _whole(row.get("table"), "table", shown, row.line, log, minimum=1)
+        result = row.get("result").lower()
+        tau = _whole(row.get("tau"), "tau", shown, row.line, log, minimum=0, empty_ok=True)
+        ok = True
+        if not player:
+            log.error(shown, row.line, "the player cell is empty: expected the player's name")
+            ok = False
+        if result not in (WIN, TIME, ""):
+            log.error(shown, row.line, f"result '{row.get('result')}' is not a Heresy result: expected "
+                                       "'win' for the table's winner, 'time' on every row of a table "
+                                       "that ran out of time, or empty")
+            ok = False
+        if number is False or tau is False or not ok:
+            continue
+        if number is None:
+            log.error(shown, row.line, "the table cell is empty: expected the table's number")
+            continue
+        if tau is None and result != WIN:
+            log.error(shown, row.line, f"{player} has no tau: expected the tau stored at the end "
+                                       "of the game (a whole number, 0 or more)")
+            continue
+        seats.append(Seat(row.line, number, player, result, tau))
+    return tuple(seats)
+
+
+def _whole(text: str, column: str, shown: str, line: int, log: ProblemLog, *, minimum: int,
+           empty_ok: bool = True) -> int | None | bool:
+    """A whole number ≥ minimum, None when empty, or False after logging why not."""
+    if not text:
+        return None
+    if NUMBER.fullmatch(text) and int(text) >= minimum:
+        return int(text)
+    what = "a whole number" + (f" from {minimum}" if minimum else ", 0 or more")
+    log.error(shown, line, f"{column} '{text}' is not {what}")
+    return False
+
+
+def tables_of(round_: Round) -> dict[int, list[Seat]]:
+    tables: dict[int, list[Seat]] = defaultdict(list)
+    for seat in round_.rows:
+        tables[seat.table].append(seat)
+    return dict(sorted(tables.items()))
+
+
+def check_round(round_: Round, log: ProblemLog) -> None:
+    first: dict[str, Seat] = {}
+    for seat in round_.rows:
+        if seat.player in first:
+            other = first[seat.player]
+            log.error(round_.path, seat.line,
+                      f"{seat.player} is at table {seat.table} and at table {other.table} "
+                      f"(line {other.line}): a player sits at one table per round")
+        else:
+            first[seat.player] = seat
+    for number, seats in tables_of(round_).items():
+        _check_table(round_.path, number, seats, log)
+
+
+def _check_table(path: str, number: int, seats: list[Seat], log: ProblemLog) -> None:
+    names = ", ".join(s.player for s in seats)
+    last = seats[-1].line
+    if len(seats) not in (3, 4):
+        log.error(path, last, f"table {number} has {len(seats)} player{'s' if len(seats) != 1 else ''} "
+                              f"({names}): Reascension tables seat 3 or 4 (seed 3.2.1)")
+        return
+    winners = [s for s in seats if s.result == WIN]
+    timed = [s for s in seats if s.result == TIME]
+    if len(winners) > 1:
+        log.error(path, winners[1].line, f"table {number} has two winners "
+                                         f"({winners[0].player} and {winners[1].player}): one "
+                                         "player wins a game")
+    elif winners and timed:
+        log.error(path, winners[0].line, f"table {number} has a winner ({winners[0].player}) and "
+                                         "'time': a game that ran out of time has no winner")
+    elif timed and len(timed) != len(seats):
+        untimed = next(s for s in seats if s.result != TIME)
+        log.error(path, untimed.line, f"table {number} ran out of time but {untimed.player}'s row "
+                                      "lacks 'time': write 'time' on every row of that table")
+    elif not winners and not timed:
+        log.error(path, last, f"table {number} has no winner: write 'win' for the player who won, "
+                              "or 'time' on every row if the game ran out of time")
