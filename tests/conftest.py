@@ -106,13 +106,20 @@ def score_event(root: Path, rounds: dict[int, str], registrations: str | None = 
     """Load one Conquest event from CSV texts with the real loader and score it.
 
     Returns (ScoredEvent or None, problems)."""
+    return score_files(root, conquest_event(**keys), "table,player,result", rounds, registrations)
+
+
+def score_files(root: Path, event_toml: str, header: str, rounds: dict[int, str],
+                registrations: str | None = None):
+    """Write one event (event.toml and round files with `header`) under root, load it with the
+    real loader and score it. Returns (ScoredEvent or None, problems)."""
     from site_builder.load import load_site
     from site_builder.problems import ProblemLog
     from site_builder.score import score_site
 
     slug = "2024-05-18-test"
-    files = {f"data/events/{slug}/event.toml": conquest_event(**keys)}
-    files.update({f"data/events/{slug}/round-{n}.csv": "table,player,result\n" + textwrap.dedent(text).lstrip("\n")
+    files = {f"data/events/{slug}/event.toml": event_toml}
+    files.update({f"data/events/{slug}/round-{n}.csv": header + "\n" + textwrap.dedent(text).lstrip("\n")
                   for n, text in rounds.items()})
     if registrations is not None:
         files[f"data/events/{slug}/players.csv"] = registrations

@@ -84,9 +84,28 @@ def test_missing_page_gets_the_404_page_with_working_links(page: Page, root: str
     expect(page).to_have_url(root + "events/")
 
 
+ARMAGEDDON = "2026-10-10-armageddon-showdown"
+REASCENSION = "2026-04-18-reascension-spring-open"
+
+
+def test_double_elimination_bracket_on_a_phone_without_javascript(browser, root: str):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(root + f"events/{ARMAGEDDON}/bracket/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for name in ("Winners' bracket", "Losers' bracket", "Final"):
+        expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
+    regions = page.get_by_role("region", name=re.compile("bracket|Final"))
+    expect(regions).to_have_count(3)
+    expect(page.locator(".champion-line")).to_contain_text("Champion:")
+    context.close()
+
+
 @pytest.mark.parametrize("path", ["", f"events/{REGIONAL}/", f"events/{REGIONAL}/round-7/",
                                   f"events/{REGIONAL}/bracket/", "players/robert-mills/",
-                                  "events/", "about/"])
+                                  "events/", "about/", f"events/{REASCENSION}/",
+                                  f"events/{REASCENSION}/round-1/", f"events/{ARMAGEDDON}/bracket/",
+                                  f"events/{ARMAGEDDON}/round-4/"])
 def test_pages_have_no_accessibility_violations(page: Page, root: str, path: str):
     page.goto(root + path)
     results = Axe().run(page)
