@@ -38,14 +38,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder.model import Round  # noqa: E402
+from site_builder.model import Event, EventInfo, PlayerRef, Registration, Round  # noqa: E402
+from site_builder.rules import RULESETS  # noqa: E402
 from site_builder.problems import ProblemLog  # noqa: E402
 from site_builder.rules.conquest.rows import Row  # noqa: E402
-from site_builder.rules.conquest.scoring import (cut_players, elimination_matches,  # noqa: E402
-                                                 swiss_games, swiss_standings)
+from site_builder.rules.conquest.scoring import cut_players, swiss_games, swiss_standings  # noqa: E402
 from site_builder.rules.conquest.structure import ConquestOptions, make_plan  # noqa: E402
-from site_builder.rules.conquest.warnings import (check_cut,  # noqa: E402
-                                                  check_elimination_pairings, check_swiss_round)
 from site_builder.rules.tiebreaks import default_seed  # noqa: E402
 
 DATA = ROOT / "data"
@@ -380,23 +378,20 @@ def simulate(spec: EventSpec, roster: list[str], people: dict[str, Person],
     return Simulated(rounds, roster)
 
 
-def problems_of(spec: EventSpec, rounds: list[Round], registered: int) -> list[str]:
-    """The warnings the site's own checks would give these rounds (should be none)."""
-    seed = default_seed(spec.slug)
-    plan = make_plan(ConquestOptions(spec.structure, None, None, spec.tier), registered)
+def problems_of(spec: EventSpec, rounds: list[Round], registered: list[str]) -> list[str]:
+    """What the site itself would report for these rounds (should be nothing): the Conquest
+    ruleset's own validation and scoring warnings, through its public protocol."""
+    info = EventInfo(spec.slug, spec.name, spec.date, "conquest", spec.structure, None, None, (),
+                     default_seed(spec.slug), None)
+    event = Event(info, f"data/events/{spec.slug}",
+                  ConquestOptions(spec.structure, None, None, spec.tier), tuple(rounds),
+                  tuple(Registration(name, line) for line, name in enumerate(registered, start=2)),
+                  {name: PlayerRef(name, name) for name in registered})
+    ruleset = RULESETS["conquest"]
     log = ProblemLog()
-    swiss = [r for r in rounds if r.number <= plan.swiss_rounds]
-    played = {r.number: swiss_games(r) for r in swiss}
-    before: list = []
-    for round_ in swiss:
-        check_swiss_round(round_, played, before, log)
-        before = swiss_standings(played, round_.number, seed)
-    elimination = [r for r in rounds if r.number > plan.swiss_rounds]
-    if elimination:
-        matches = [elimination_matches(r) for r in elimination]
-        check_cut(elimination[0], matches[0], cut_players(before, plan.cut), before, plan, log)
-        for i in range(1, len(matches)):
-            check_elimination_pairings(elimination[i], matches[i - 1], matches[i], log)
+    ruleset.validate(event, log)
+    if not log.has_errors():
+        log.extend(list(ruleset.score(event).warnings))
     return [str(p) for p in log.problems]
 
 
@@ -408,7 +403,7 @@ def generate(spec: EventSpec, roster: list[str], people: dict[str, Person], inde
             simulated = simulate(spec, roster, people, rng)
         except PairingFailed:
             continue
-        problems = problems_of(spec, simulated.rounds, len(roster))
+        problems = problems_of(spec, simulated.rounds, roster)
         if not problems:
             return simulated
     raise SystemExit(f"{spec.slug}: no clean draw in {MAX_ATTEMPTS} attempts")

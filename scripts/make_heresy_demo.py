@@ -32,7 +32,6 @@ Tau for the players who did not win is drawn around a skill-dependent mean.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import random
 import shutil
@@ -42,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_demo_data import NAMES  # noqa: E402
+from make_demo_data import NAMES, toml_string, write_csv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT / "data" / "events"
@@ -371,19 +370,6 @@ def simulate_matches(spec: EventSpec, roster: list[str], skills: dict[str, int],
 
 
 # ---------------------------------------------------------------- writing
-
-
-def write_csv(path: Path, header: tuple[str, ...], rows: list[tuple]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(header)
-        for row in rows:
-            writer.writerow(["" if cell is None else cell for cell in row])
-
-
-def toml_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def write_event(spec: EventSpec, rounds: list[list[tuple]]) -> None:

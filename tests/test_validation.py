@@ -88,7 +88,7 @@ def test_win_without_an_opponent(checked):
 def test_non_numeric_table(checked):
     r = checked("table,player,result\nA,Ada,win\nA,Bram,loss\n")
     assert error_at(r, f"{EV}/round-1.csv:2") == (
-        "table 'A' is not a table number: expected a whole number from 1 (leave it empty for a bye)")
+        "table 'A' is not a whole number from 1 (leave it empty for a bye)")
 
 
 def test_missing_column(checked):
@@ -278,7 +278,7 @@ def test_a_sheet_of_empty_cells_is_an_empty_file(checked):
 @pytest.mark.parametrize("table", ["²", "1" * 5000, "0", "-1", "1.5"])
 def test_table_numbers_are_plain_positive_whole_numbers(checked, table):
     r = checked(f"table,player,result\n{table},Ada,win\n{table},Bram,loss\n")
-    assert error_at(r, f"{EV}/round-1.csv:2").startswith(f"table '{table}' is not a table number")
+    assert error_at(r, f"{EV}/round-1.csv:2").startswith(f"table '{table}' is not a whole number from 1")
 
 
 def test_a_date_named_round_file_is_one_error_not_millions(checked):

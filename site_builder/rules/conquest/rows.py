@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from ...model import Event, Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
+from ..cells import INVALID, whole_number
 from .structure import Plan
 
 COLUMNS = ColumnSpec(required=("table", "player", "result"))
@@ -22,9 +22,6 @@ RESULT_WORDS = {
     "bye": BYE,
 }
 EXPECTED_RESULTS = "win, modified-win (or mw), loss or bye"
-
-
-TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: '²'.isdigit() is True
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +40,9 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Row, ...]:
             log.error(shown, csv_row.line, "the player cell is empty: expected the player's name")
             continue
         result = _result(csv_row.get("result"), shown, csv_row.line, log)
-        number = _table_number(csv_row.get("table"), shown, csv_row.line, log)
-        if result is None or number is False:
+        number = whole_number(csv_row.get("table"), "table", 1, shown, csv_row.line, log,
+                              " (leave it empty for a bye)")
+        if result is None or number is INVALID:
             continue
         rows.append(Row(csv_row.line, number, player, result))
     return tuple(rows)
@@ -56,17 +54,6 @@ def _result(text: str, shown: str, line: int, log: ProblemLog) -> str | None:
         shown_text = f"'{text}'" if text else "empty"
         log.error(shown, line, f"result {shown_text} is not a Conquest result: expected {EXPECTED_RESULTS}")
     return word
-
-
-def _table_number(text: str, shown: str, line: int, log: ProblemLog) -> int | None | bool:
-    """The table number, None when empty, or False after logging a bad value."""
-    if not text:
-        return None
-    if TABLE_NUMBER.fullmatch(text) and int(text) > 0:
-        return int(text)
-    log.error(shown, line, f"table '{text}' is not a table number: expected a whole number from 1 "
-                           "(leave it empty for a bye)")
-    return False
 
 
 def tables_of(round_: Round) -> tuple[dict[int, list[Row]], list[Row]]:

@@ -8,17 +8,16 @@ game results, including an unplayed game "recorded as losses for both players". 
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from ...model import Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
+from ..cells import INVALID, whole_number
 
 COLUMNS = ColumnSpec(required=("table", "game", "player", "result", "tau"))
 WIN, LOSS, BYE = "win", "loss", "bye"
-NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +90,10 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
             log.error(shown, row.line, f"result '{row.get('result')}' is not an Armageddon result: "
                                        "expected win or loss for each game, or bye")
             ok = False
-        number = _number(row.get("table"), "table", 1, shown, row.line, log)
-        game = _number(row.get("game"), "game", 1, shown, row.line, log)
-        tau = _number(row.get("tau"), "tau", 0, shown, row.line, log)
-        if not ok or any(value is False for value in (number, game, tau)):
+        number = whole_number(row.get("table"), "table", 1, shown, row.line, log)
+        game = whole_number(row.get("game"), "game", 1, shown, row.line, log)
+        tau = whole_number(row.get("tau"), "tau", 0, shown, row.line, log)
+        if not ok or INVALID in (number, game, tau):
             continue
         if result == BYE:
             if game is not None:
@@ -114,17 +113,6 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
             continue
         rows.append(GameRow(row.line, number, game, player, result, tau))
     return tuple(rows)
-
-
-def _number(text: str, column: str, minimum: int, shown: str, line: int,
-            log: ProblemLog) -> int | None | bool:
-    if not text:
-        return None
-    if NUMBER.fullmatch(text) and int(text) >= minimum:
-        return int(text)
-    log.error(shown, line, f"{column} '{text}' is not a whole number"
-                           f"{' from 1' if minimum else ', 0 or more'}")
-    return False
 
 
 def matches_of(round_: Round) -> list[MatchResult]:

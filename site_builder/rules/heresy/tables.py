@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from ...model import Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
+from ..cells import INVALID, whole_number
 
 COLUMNS = ColumnSpec(required=("table", "player", "result", "tau"))
 WIN, TIME = "win", "time"
-NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +29,9 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Seat, ...]:
     seats = []
     for row in table.rows:
         player = row.get("player")
-        number = _whole(row.get("table"), "table", shown, row.line, log, minimum=1)
+        number = whole_number(row.get("table"), "table", 1, shown, row.line, log)
         result = row.get("result").lower()
-        tau = _whole(row.get("tau"), "tau", shown, row.line, log, minimum=0, empty_ok=True)
+        tau = whole_number(row.get("tau"), "tau", 0, shown, row.line, log)
         ok = True
         if not player:
             log.error(shown, row.line, "the player cell is empty: expected the player's name")
@@ -42,7 +41,7 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Seat, ...]:
                                        "'win' for the table's winner, 'time' on every row of a table "
                                        "that ran out of time, or empty")
             ok = False
-        if number is False or tau is False or not ok:
+        if number is INVALID or tau is INVALID or not ok:
             continue
         if number is None:
             log.error(shown, row.line, "the table cell is empty: expected the table's number")
@@ -53,18 +52,6 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Seat, ...]:
             continue
         seats.append(Seat(row.line, number, player, result, tau))
     return tuple(seats)
-
-
-def _whole(text: str, column: str, shown: str, line: int, log: ProblemLog, *, minimum: int,
-           empty_ok: bool = True) -> int | None | bool:
-    """A whole number ≥ minimum, None when empty, or False after logging why not."""
-    if not text:
-        return None
-    if NUMBER.fullmatch(text) and int(text) >= minimum:
-        return int(text)
-    what = "a whole number" + (f" from {minimum}" if minimum else ", 0 or more")
-    log.error(shown, line, f"{column} '{text}' is not {what}")
-    return False
 
 
 def tables_of(round_: Round) -> dict[int, list[Seat]]:
