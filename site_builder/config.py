@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .problems import ConfigError, ProblemLog
-from .textfiles import read_toml
+from .textfiles import TomlDoc, read_toml
 from .tomlkeys import KeyReader
 
 SITE_FILE = "site.toml"
@@ -50,6 +51,29 @@ class BaseUrl:
 
 
 @dataclass(frozen=True, slots=True)
+class RankingsConfig:
+    """Which events count toward the cross-event rankings ([rankings] in site.toml)."""
+
+    title: str = "Rankings"
+    start: dt.date | None = None
+    """Only events on or after this date count (`from = 2026-01-01`)."""
+    end: dt.date | None = None
+    """Only events on or before this date count (`until = 2026-12-31`)."""
+
+    def counts(self, date: dt.date) -> bool:
+        return (self.start is None or date >= self.start) and (self.end is None or date <= self.end)
+
+    def describe(self) -> str:
+        if self.start and self.end:
+            return f"events from {self.start.isoformat()} to {self.end.isoformat()}"
+        if self.start:
+            return f"events from {self.start.isoformat()} on"
+        if self.end:
+            return f"events up to {self.end.isoformat()}"
+        return "all events"
+
+
+@dataclass(frozen=True, slots=True)
 class SiteConfig:
     title: str = "Tournament results"
     """Shown in every page's header and in browser tabs."""
@@ -64,6 +88,8 @@ class SiteConfig:
     """How many recent events the home page lists."""
     language: str = "en"
     """The pages' `lang` attribute."""
+    rankings: RankingsConfig = RankingsConfig()
+    """The season the rankings cover; every scored event by default."""
 
     def with_base_url(self, text: str | None) -> SiteConfig:
         if text is None:
@@ -72,10 +98,6 @@ class SiteConfig:
             return replace(self, base_url=BaseUrl.parse(text))
         except ValueError as exc:
             raise ConfigError(f"--base-url: {exc}") from None
-
-
-# Keys later features read from site.toml; accepted here so they don't warn as typos.
-_RESERVED_KEYS = ("rankings",)
 
 
 def load_config(source: Path, log: ProblemLog) -> SiteConfig:
@@ -106,6 +128,7 @@ def load_config(source: Path, log: ProblemLog) -> SiteConfig:
         latest_events=keys.integer("latest_events", default=defaults.latest_events, minimum=1)
         or defaults.latest_events,
         language=keys.text("language", default=defaults.language) or defaults.language,
+        rankings=_read_rankings(doc, keys, log),
     )
     if not re.fullmatch(r"[A-Za-z0-9_-]+", config.theme):
         log.error(SITE_FILE, doc.line_of("theme"), f"theme = {config.theme!r} must be a folder name under themes/")
@@ -114,5 +137,22 @@ def load_config(source: Path, log: ProblemLog) -> SiteConfig:
         log.warning(SITE_FILE, doc.line_of("theme"),
                     f"theme = {config.theme!r}: there is no themes/{config.theme}/ folder, so the "
                     "default theme is used")
-    keys.unknown_keys(also_known=_RESERVED_KEYS)
+    keys.unknown_keys()
+    return config
+
+
+def _read_rankings(doc: TomlDoc, keys: KeyReader, log: ProblemLog) -> RankingsConfig:
+    table = keys.table("rankings")
+    if table is None:
+        return RankingsConfig()
+    sub = KeyReader(TomlDoc(doc.shown, doc.text, table), log)
+    config = RankingsConfig(
+        title=sub.text("title", default="Rankings", example='title = "2026 season"') or "Rankings",
+        start=sub.date("from", example="2026-01-01"),
+        end=sub.date("until", example="2026-12-31"),
+    )
+    sub.unknown_keys()
+    if config.start and config.end and config.start > config.end:
+        log.error(doc.shown, doc.line_of("until"), f"[rankings] until = {config.end} is before "
+                                                   f"from = {config.start}")
     return config

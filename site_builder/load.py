@@ -170,7 +170,12 @@ def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: Problem
                       f"round {number} has no results, only a header: add the round's rows, or "
                       "leave the file out until the round has been played")
             continue
-        rounds.append(Round(number, shown, ruleset.read_rows(table, shown, options, log)))
+        before = len(log.problems)
+        rows = ruleset.read_rows(table, shown, options, log)
+        bad_lines = {p.line for p in log.problems[before:] if p.is_error}
+        rejected = frozenset(row.get("table").lstrip("0") for row in table.rows
+                             if row.line in bad_lines)
+        rounds.append(Round(number, shown, rows, rejected, partial=bool(bad_lines)))
     return tuple(rounds)
 
 
@@ -255,6 +260,12 @@ def _assign_ids(events: list[Event], directory: Directory, log: ProblemLog) -> d
                 continue
             owner[person_id] = name
             event.players[name] = PlayerRef(name, person_id)
-            shown_name = directory.names.get(person_id, name)
-            people[person_id] = Person(person_id, shown_name)
+            people[person_id] = Person(person_id, directory.names.get(person_id, name))
+        # Officials (judges, a coordinator) are people too: some games give them points. An
+        # official who also played is simply the same person, so no spelling conflict applies.
+        for name in event.info.judges + tuple(getattr(event.options, "officials", ())):
+            if name not in event.players:
+                person_id = directory.id_for(name)
+                event.players[name] = PlayerRef(owner.get(person_id, name), person_id)
+                people.setdefault(person_id, Person(person_id, directory.names.get(person_id, name)))
     return dict(sorted(people.items()))

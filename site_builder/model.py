@@ -41,7 +41,14 @@ class Round:
     number: int
     path: str
     rows: tuple[Any, ...]
+    rejected_tables: frozenset[str] = frozenset()
+    """Tables (as written, leading zeros dropped) that lost a row to an error: checks across a
+    table's rows skip them, or they would report ghosts of that error (a 'missing' player)."""
+    partial: bool = False
+    """Some row was rejected: checks across rounds skip the event for the same reason."""
 
+    def table_rejected(self, number: object) -> bool:
+        return str(number).lstrip("0") in self.rejected_tables
 
 @dataclass(frozen=True, slots=True)
 class Registration:

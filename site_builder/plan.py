@@ -15,6 +15,7 @@ from typing import Any
 
 from .model import ContentPage, Site
 from .problems import Problem
+from .rankings import GameRanking, build_rankings, points_by_event, ranking_json
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent, Standings, as_json_number
 
@@ -65,17 +66,21 @@ def plan_site(site: Site, scored: list[ScoredEvent], problems: list[Problem]) ->
     newest_first = sorted(scored, key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
     summaries = [summarize(s) for s in newest_first]
     every_event = frozenset(f"event:{s.event.slug}" for s in scored)
+    titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
+    rankings = build_rankings(scored, site.people, titles, site.config.rankings)
     pages = [
         Page("", "home.html", {"latest": summaries[: site.config.latest_events],
-                               "total_events": len(summaries), "text": site.home_text},
-             every_event | {"content:content/index.md"}),
+                               "total_events": len(summaries), "text": site.home_text,
+                               "rankings": rankings},
+             every_event | {"content:content/index.md", "people"}),
         Page("events/", "events.html", {"years": _archive(summaries)}, every_event),
         Page("404.html", "404.html", {}, frozenset(), in_sitemap=False),
     ]
     for event, summary in zip(newest_first, summaries):
         warnings = [p for p in problems if p.path.startswith(event.event.folder + "/")]
         pages += _event_pages(event, summary, site.reports.get(event.event.slug), warnings)
-    pages += _player_pages(site, newest_first, summaries)
+    pages += _ranking_pages(rankings, site, every_event)
+    pages += _player_pages(site, newest_first, summaries, points_by_event(rankings))
     pages += [Page(p.url, "page.html", {"content": p}, frozenset({f"content:{p.path}"}))
               for p in site.pages]
     return pages
@@ -113,8 +118,17 @@ def _event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage
     return pages
 
 
-def _player_pages(site: Site, newest_first: list[ScoredEvent],
-                  summaries: list[EventSummary]) -> list[Page]:
+def _ranking_pages(rankings: list[GameRanking], site: Site, every_event: frozenset[str]) -> list[Page]:
+    inputs = every_event | {"people", "site"}
+    pages = [Page("rankings/", "rankings.html",
+                  {"rankings": rankings, "season": site.config.rankings}, inputs)]
+    pages += [Page(f"rankings/{r.game}.json", None, inputs=inputs, in_sitemap=False,
+                   data=ranking_json(r, site.config.rankings)) for r in rankings]
+    return pages
+
+
+def _player_pages(site: Site, newest_first: list[ScoredEvent], summaries: list[EventSummary],
+                  ranking_points: dict[tuple[str, str], int]) -> list[Page]:
     history: dict[str, list[tuple[EventSummary, PlayerResult]]] = defaultdict(list)
     for scored, summary in zip(newest_first, summaries):
         for result in scored.players.values():
@@ -126,8 +140,11 @@ def _player_pages(site: Site, newest_first: list[ScoredEvent],
     for person in people:
         entries = history[person.id]
         inputs = frozenset(f"event:{summary.slug}" for summary, _ in entries) | {"people"}
+        points = {summary.slug: ranking_points[(summary.slug, person.id)]
+                  for summary, _ in entries if (summary.slug, person.id) in ranking_points}
         pages.append(Page(f"players/{person.id}/", "player.html",
-                          {"person": person, "entries": entries}, inputs))
+                          {"person": person, "entries": entries, "ranking_points": points},
+                          inputs | {"site"}))
     return pages
 
 
@@ -153,7 +170,12 @@ def standings_json(scored: ScoredEvent, standings: Standings | None) -> str:
     }
     if standings is not None and standings.phase:
         payload["phase"] = standings.phase
+    if standings is not None:
+        payload.update({key: as_json_number(value) for key, value in standings.meta.items()})
     payload["standings"] = [_row_json(row) for row in standings.rows] if standings else []
+    if standings is not None and standings.officials:
+        payload["officials"] = [{"player": o.player.name, "player_id": o.player.id, "role": o.role,
+                                 "points": o.points} for o in standings.officials]
     return json.dumps(payload, ensure_ascii=False, indent=1) + "\n"
 
 

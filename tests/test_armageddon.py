@@ -47,10 +47,10 @@ def test_single_elimination_places(tmp_path):
     B and F won none and share 7th."""
     scored, _ = score(tmp_path, SINGLE)
     places = [(r.rank, r.player.name, r.values["finish"]) for r in scored.standings.rows]
-    assert places == [(1, "A", "Champion"), (2, "G", "Runner-up"), (3, "C", "Out in round 2"),
-                      (4, "E", "Out in round 2"), (5, "D", "Out in round 1"),
-                      (5, "H", "Out in round 1"), (7, "B", "Out in round 1"),
-                      (7, "F", "Out in round 1")]
+    assert places == [(1, "A", "Champion"), (2, "G", "Runner-up"),
+                      (3, "C", "Out in the Semi-finals"), (4, "E", "Out in the Semi-finals"),
+                      (5, "D", "Out in the Quarter-finals"), (5, "H", "Out in the Quarter-finals"),
+                      (7, "B", "Out in the Quarter-finals"), (7, "F", "Out in the Quarter-finals")]
     a = scored.standings.rows[0].values
     assert (a["matches_won"], a["games_won"], a["games_lost"]) == (3, 6, 2)
     assert scored.complete and scored.winner.name == "A"
@@ -189,3 +189,65 @@ def test_a_player_who_is_out_cannot_play_again(site, run_cli):
                 f"{ev}/round-3.csv": HEADER + "\n" + match(1, "C", "D", "2-0")})
     result = run_cli("check", "--source", site.root)
     assert f"{ev}/round-3.csv:2: D went out in round 2 (second match loss) and cannot play round 3" in result.lines
+
+
+# ---------------------------------------------------------------- found in review
+
+
+def test_an_early_cross_bracket_match_is_not_the_final(tmp_path):
+    """Six players: after round 1 three are unbeaten, so round 2 pairs unbeaten E with
+    once-beaten B. Only the match of the last two players is the final."""
+    rounds = {1: match(1, "A", "B", "2-0") + match(2, "C", "D", "2-0") + match(3, "E", "F", "2-0"),
+              2: match(1, "A", "C", "2-0") + match(2, "E", "B", "2-0") + match(3, "D", "F", "2-0")}
+    scored, _ = score(tmp_path, rounds, elimination="double")
+    parts = dict(scored.bracket.extra.parts)
+    assert "Final" not in parts
+    assert [[s.player.name for s in g.slots] for g in parts["Losers' bracket"][0].games] == [
+        ["E", "B"], ["D", "F"]]
+
+
+def test_several_byes_in_one_round_are_compared_with_the_players_who_play(tmp_path):
+    """Round 2 of 5 single-elimination survivors after a bye: the three who lost fewest games
+    get byes; nobody playing lost fewer, so there is no warning."""
+    rounds = {1: match(1, "A", "B", "2-0") + match(2, "C", "D", "2-0") + match(3, "E", "F", "2-1")
+                 + match(4, "G", "H", "2-1") + match(5, "I", "J", "2-1"),
+              2: ",,A,bye,\n,,C,bye,\n,,E,bye,\n" + match(1, "G", "I", "2-1")}
+    _, problems = score(tmp_path, rounds)
+    assert not [p for p in problems if "bye" in p.message]
+
+
+def test_a_one_nil_match_counts_its_unplayed_games_as_lost_for_byes(tmp_path):
+    """4.2.5: time in game 1; the unplayed games count as losses for both players, for byes. A
+    won 1–0 (so 2 unplayed games lost), C and E won 2–1 (1 lost each, tau 4 at the loss): C may
+    get the bye. Without the unplayed games A would look unbeaten in games and the check warn."""
+    rounds = {1: "1,1,A,win,5\n1,1,B,loss,3\n" + match(2, "C", "D", "2-1") + match(3, "E", "F", "2-1"),
+              2: ",,C,bye,\n" + match(1, "A", "E", "2-0")}
+    _, problems = score(tmp_path, rounds)
+    assert not [p for p in problems if "bye" in p.message]
+
+
+def test_an_unplayed_game_may_leave_tau_empty(tmp_path):
+    rows = "1,1,A,win,5\n1,1,B,loss,3\n1,2,A,loss,\n1,2,B,loss,\n1,3,A,loss,\n1,3,B,loss,\n"
+    scored, _ = score(tmp_path, {1: rows})
+    assert scored.standings.rows[0].player.name == "A"
+
+
+def test_a_duplicate_bye_row_is_an_error(site, run_cli):
+    ev = "data/events/2024-06-02-a"
+    site.write({f"{ev}/event.toml": event(),
+                f"{ev}/round-1.csv": f"{HEADER}\n" + match(1, "A", "B", "2-0") + ",,C,bye,\n,,C,bye,\n"})
+    result = run_cli("check", "--source", site.root)
+    assert f"{ev}/round-1.csv:7: C has two bye rows this round (also line 6): a bye is one row" in result.lines
+
+
+def test_a_bad_row_does_not_also_make_its_table_look_short(site, run_cli):
+    ev = "data/events/2024-06-02-a"
+    site.write({f"{ev}/event.toml": event(),
+                f"{ev}/round-1.csv": f"{HEADER}\n1,1,A,win,7\n1,1,B,loss,x\n"})
+    result = run_cli("check", "--source", site.root)
+    assert result.lines == [f"{ev}/round-1.csv:3: tau 'x' is not a whole number, 0 or more", "1 error."]
+
+
+def test_final_status_with_players_still_in_warns(tmp_path):
+    _, problems = score(tmp_path, {1: DOUBLE[1]}, elimination="double", status="final")
+    assert any(p.message.startswith('status = "final" but 4 players are still in') for p in problems)

@@ -176,9 +176,9 @@ def check(site, run_cli, round_text: str, fmt="reascension"):
 
 @pytest.mark.parametrize("text,where,message", [
     ("1,A,win,\n1,B,,1\n", "round-1.csv:3",
-     "table 1 has 2 players (A, B): Reascension tables seat 3 or 4 (seed 3.2.1)"),
+     "table 1 has 2 players (A, B): Heresy tables seat 3 or 4 (seed 3.2.1)"),
     ("1,A,win,\n1,B,,1\n1,C,,1\n1,D,,1\n1,E,,1\n", "round-1.csv:6",
-     "table 1 has 5 players (A, B, C, D, E): Reascension tables seat 3 or 4 (seed 3.2.1)"),
+     "table 1 has 5 players (A, B, C, D, E): Heresy tables seat 3 or 4 (seed 3.2.1)"),
     ("1,A,win,\n1,B,win,\n1,C,,1\n", "round-1.csv:3",
      "table 1 has two winners (A and B): one player wins a game"),
     ("1,A,win,\n1,B,time,3\n1,C,time,1\n", "round-1.csv:2",
@@ -202,3 +202,21 @@ def test_validation_messages(site, run_cli, text, where, message):
     code, errors = check(site, run_cli, f"{HEADER}\n{text}")
     assert code == 1
     assert errors[where] == message
+
+
+def test_grouping_warning_names_who_should_sit_at_the_fours(tmp_path):
+    """16 players: after round 1 the four table winners lead on 14. Round 2 seats the four
+    lowest at the one table of four."""
+    winners = ["P1", "P5", "P8", "P11", "P14"]
+    round_1 = table_rows([4, 3, 3, 3, 3])
+    others = [f"P{n}" for n in range(1, 17) if f"P{n}" not in winners]
+    lowest = others[-4:]
+    rest = [p for p in winners + others if p not in lowest]
+    lines = [f"1,{p},{'win' if i == 0 else ''},{'' if i == 0 else 1}" for i, p in enumerate(lowest)]
+    for t in range(4):
+        group = rest[3 * t: 3 * t + 3]
+        lines += [f"{t + 2},{p},{'win' if i == 0 else ''},{'' if i == 0 else 1}" for i, p in enumerate(group)]
+    _, problems = score(tmp_path, {1: round_1, 2: "\n".join(lines) + "\n"})
+    warning = next(p for p in problems if "highest-ranking" in p.message)
+    assert "should sit at them rather than" in warning.message
+    assert any(w in warning.message.split("should")[0] for w in winners)

@@ -49,6 +49,15 @@ class StandingRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Official:
+    """Someone who ran the event rather than played it, with the points the game gives them."""
+
+    player: PlayerRef
+    role: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Standings:
     title: str
     after_round: int
@@ -63,6 +72,10 @@ class Standings:
     cut_after: int = 0
     """Draw the cut line below this many rows (players above it advance); 0 for none."""
     cut_label: str = ""
+    officials: tuple[Official, ...] = ()
+    """Listed under the table, not ranked; in the JSON twin as `officials`."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Extra top-level keys of the JSON twin (e.g. "scored")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +167,18 @@ class Section:
     data: Any
 
 
+@dataclass(frozen=True, slots=True)
+class RankingEntry:
+    """What one person earns toward the cross-event ranking from one event."""
+
+    player: PlayerRef
+    points: int
+    finish: str
+    rank: int | None
+    """Their place in the event (None for an official), for "best finish"."""
+    role: str = "player"
+
+
 @dataclass(slots=True)
 class ScoredEvent:
     """Everything the pages of one event show, computed once by the event's ruleset."""
@@ -173,6 +198,10 @@ class ScoredEvent:
     status_line: str = ""
     sections: tuple[Section, ...] = ()
     """Shown on the event page after the standings, in order."""
+    ranking: tuple[RankingEntry, ...] | None = None
+    """Points toward the game's ranking, or None when the event does not count."""
+    ranking_note: str = ""
+    """Why the event does not count toward rankings (e.g. "unscored: fewer than 9 players")."""
 
 
 class Ruleset(Protocol):

@@ -12,7 +12,7 @@ from ...model import Event, Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
-from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
+from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
 from ..swiss import records_after
@@ -50,7 +50,8 @@ class Conquest:
         plan = self.plan(event)
         for round_ in event.rounds:
             conquest_rows.check_round(round_, round_.number > plan.swiss_rounds, log)
-        conquest_rows.check_stages(event, plan, log)
+        if not any(r.partial for r in event.rounds):  # a rejected row would look like an absence
+            conquest_rows.check_stages(event, plan, log)
 
     def score(self, event: Event) -> ScoredEvent:
         return _Scorer(event, self.plan(event)).scored()
@@ -94,6 +95,7 @@ class _Scorer:
         rounds = self._swiss_round_views() + self._elimination_round_views()
         standings = rounds[-1].standings if rounds else None
         bracket = self._bracket()
+        players = self._player_results(standings)
         return ScoredEvent(
             event=self.event,
             display_name=self.event.info.name,
@@ -103,10 +105,12 @@ class _Scorer:
             standings=standings,
             rounds=tuple(rounds),
             bracket=bracket,
-            players=self._player_results(standings),
+            players=players,
             warnings=tuple(self.log.problems),
             winner=self._winner(standings, bracket),
             status_line=self._status_line(),
+            ranking=tuple(RankingEntry(r.player, int(r.points), r.finish, r.rank)
+                          for r in players.values()),
         )
 
     # -- checks that need standings

@@ -82,7 +82,8 @@ def check_round(round_: Round, elimination: bool, log: ProblemLog) -> None:
                       "game's number goes in the table column (and a player who drops gives the "
                       "opponent a 'bye')")
     for number, rows in tables.items():
-        _check_table(round_.path, number, rows, elimination, log)
+        if not round_.table_rejected(number):
+            _check_table(round_.path, number, rows, elimination, log)
 
 
 def _check_duplicates(round_: Round, log: ProblemLog) -> None:

@@ -13,7 +13,8 @@ from ...model import Event
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
-from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Section, Standings
+from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Section,
+                    Standings)
 from ..elimination import Match, build_bracket, round_label
 from . import armageddon, matches, multiplayer, tables
 from .options import HeresyOptions, read_options
@@ -105,13 +106,16 @@ class _TableScorer:
             grid = points_grid(final_rank, [r.number for r in self.event.rounds], ref)
             sections = (Section("Points by round", GRID, grid),)
         top = [r for r in final_rank if r.rank == 1]
+        players = self._players(final_rank)
         return ScoredEvent(
             event=self.event, display_name=self.event.info.name, details=self._details(),
             planned_rounds=self.planned, complete=self.complete, standings=standings,
-            rounds=tuple(rounds), bracket=None, players=self._players(final_rank),
+            rounds=tuple(rounds), bracket=None, players=players,
             warnings=tuple(self.log.problems),
             winner=ref(top[0].record.name) if self.complete and len(top) == 1 else None,
-            status_line=self._status_line(), sections=sections)
+            status_line=self._status_line(), sections=sections,
+            ranking=tuple(RankingEntry(r.player, int(r.points), r.finish, r.rank)
+                          for r in players.values()))
 
     def _check_structure(self) -> None:
         toml = f"{self.event.folder}/event.toml"
@@ -177,6 +181,11 @@ class _MatchScorer:
         champion = self.states[-1].champion if self.states else None
         status = event.info.status
         self.complete = status == "final" or (status is None and champion is not None)
+        if status == "final" and self.states and champion is None:
+            alive = self.states[-1].alive()
+            self.log.warning(f"{event.folder}/event.toml", event.line_of("status"),
+                             f"status = \"final\" but {len(alive)} players are still in "
+                             f"({', '.join(alive)}): no champion is named until one remains")
         first_round = len({p for m in self.matches[0] for p in m.players}) if self.matches else 0
         self.single_rounds = math.ceil(math.log2(first_round)) if first_round > 1 else 1
 
@@ -186,7 +195,7 @@ class _MatchScorer:
         for index, (round_, state) in enumerate(zip(self.event.rounds, self.states)):
             final = self.complete and round_.number == self.last
             title = "Final standings" if final else f"Standings after round {round_.number}"
-            places = armageddon.places(state, final)
+            places = armageddon.places(state, final, self._round_name)
             standings = match_standings(places, title, round_.number, final, ref,
                                         self.options.elimination)
             rounds.append(RoundView(round_.number, self._label(index), round_.path, MATCH_ROUND,
@@ -199,7 +208,13 @@ class _MatchScorer:
             planned_rounds=None, complete=self.complete, standings=standings, rounds=tuple(rounds),
             bracket=self._bracket(), players=self._players(standings),
             warnings=tuple(self.log.problems), winner=ref(champion) if champion else None,
-            status_line=self._status_line())
+            status_line=self._status_line(),
+            ranking_note="Armageddon has no points to rank: its events are not counted")
+
+    def _round_name(self, number: int) -> str:
+        """How a round is named in a sentence: 'the Semi-finals', or 'round 3'."""
+        label = self._label(number - 1)
+        return f"the {label}" if not label.startswith("Round") else label.lower()
 
     def _label(self, index: int) -> str:
         if self.options.elimination == "single" and index < self.single_rounds:

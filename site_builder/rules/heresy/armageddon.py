@@ -9,7 +9,7 @@ unbeaten one lost, is the reset).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...model import Round
@@ -34,6 +34,12 @@ class Standing:
     last_round: int = 0
     tau_at_last_loss: int | None = None
     lost_match_in: int | None = None
+    unplayed: int = 0
+    """Games of 1–0 matches never played: 4.2.5 counts them lost for both players, for byes."""
+
+    @property
+    def lost_for_byes(self) -> int:
+        return self.games_lost + self.unplayed
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +79,15 @@ def play(rounds: Sequence[Sequence[MatchResult]], elimination: str) -> list[Stat
         for match in matches:
             for name in match.players:
                 state.players.setdefault(name, Standing(name))
-            bracket = _bracket_of(match, state, limit, previous_final)
-            placed.append(Placed(match, bracket))
+        alive = len(state.alive())
+        for match in matches:
+            placed.append(Placed(match, _bracket_of(match, state, limit, previous_final, alive)))
         for match in matches:
             _record(match, state)
-        if limit == 1 and matches:  # single elimination: whoever is still in plays every round
+        if limit == 1 and matches:
+            # Single elimination: whoever is still in plays or has a bye every round, else they
+            # left. (In double elimination the unbeaten player waits while the losers' bracket
+            # plays down, so an absence there means nothing.)
             present = {p for m in matches for p in m.players}
             for standing in state.players.values():
                 if standing.eliminated_in is None and standing.name not in present:
@@ -92,13 +102,17 @@ def _copy(state: State) -> State:
     return State(state.limit, {n: replace(s) for n, s in state.players.items()}, list(state.placed))
 
 
-def _bracket_of(match: MatchResult, state: State, limit: int, previous_final: frozenset[str]) -> str:
+def _bracket_of(match: MatchResult, state: State, limit: int, previous_final: frozenset[str],
+                alive: int) -> str:
+    """The final is the match of the last two players in (the reset: the same two again); an
+    unbeaten player meeting a once-beaten one earlier (odd numbers force it) plays in the
+    losers' bracket, where the once-beaten player is."""
     if limit == 1:
         return SINGLE
     losses = sorted(state.players[p].match_losses for p in match.players)
     if match.is_bye:
         return WINNERS if losses[0] == 0 else LOSERS
-    if losses == [0, 1] or frozenset(match.players) == previous_final:
+    if alive == 2 and (losses == [0, 1] or frozenset(match.players) == previous_final):
         return FINAL
     return WINNERS if losses == [0, 0] else LOSERS
 
@@ -110,6 +124,7 @@ def _record(match: MatchResult, state: State) -> None:
         standing.games_won += match.wins(name)
         standing.games_lost += match.losses(name)
         standing.tau += sum(t or 0 for t in match.taus(name))
+        standing.unplayed += match.unplayed
         if match.is_bye:
             standing.byes += 1
         elif name == match.winner:
@@ -134,7 +149,8 @@ class Place:
     finish: str
 
 
-def places(state: State, complete: bool) -> list[Place]:
+def places(state: State, complete: bool,
+           round_name: Callable[[int], str] = lambda n: f"round {n}") -> list[Place]:
     """Champion, runner-up, then by the round each player went out (later is better), then by
     games won; players still in come first while the event goes on. Equal places share a rank."""
     champion = state.champion if complete else None
@@ -156,18 +172,20 @@ def places(state: State, complete: bool) -> list[Place]:
     for i, standing in enumerate(ordered):
         if i == 0 or key(standing) != key(ordered[i - 1]):
             rank = i + 1
-        result.append(Place(rank, standing, _finish(standing, champion, runner_up, state.limit)))
+        result.append(Place(rank, standing,
+                            _finish(standing, champion, runner_up, state.limit, round_name)))
     return result
 
 
-def _finish(s: Standing, champion: str | None, runner_up: str | None, limit: int) -> str:
+def _finish(s: Standing, champion: str | None, runner_up: str | None, limit: int,
+            round_name: Callable[[int], str]) -> str:
     if s.name == champion:
         return "Champion"
     if s.name == runner_up:
         return "Runner-up"
     if s.eliminated_in is None:
         return "Still in" if limit == 1 or not s.match_losses else "Still in (one loss)"
-    return f"Out in round {s.eliminated_in}"
+    return f"Out in {round_name(s.eliminated_in)}"
 
 
 # ---------------------------------------------------------------- checks
@@ -222,7 +240,9 @@ def check_byes(rounds: Sequence[Round], states: Sequence[State], elimination: st
                                                      "receive more than one bye (seed 4.2.2)")
                 continue
             if before is not None:
-                _check_bye_choice(round_, match, name, before, had_bye, elimination, log)
+                others = {p.match.players[0] for p in state.placed[-1] if p.match.is_bye}
+                _check_bye_choice(round_, match, name, before, had_bye | others - {name},
+                                  elimination, log)
         had_bye |= {p.match.players[0] for p in state.placed[-1] if p.match.is_bye}
 
 
@@ -243,16 +263,17 @@ def _check_bye_choice(round_: Round, match: MatchResult, name: str, before: Stat
                         f"e.g. {_names(eligible)}")
         return
     better = [s for s in eligible if s.name != name and (
-        s.games_lost < mine.games_lost or (
-            s.games_lost == mine.games_lost and None not in (s.tau_at_last_loss, mine.tau_at_last_loss)
+        s.lost_for_byes < mine.lost_for_byes or (
+            s.lost_for_byes == mine.lost_for_byes
+            and None not in (s.tau_at_last_loss, mine.tau_at_last_loss)
             and s.tau_at_last_loss > mine.tau_at_last_loss))]
     if better:
         log.warning(round_.path, match.line,
-                    f"{name} ({mine.games_lost} games lost) gets the bye, but {_names(better)} "
+                    f"{name} ({mine.lost_for_byes} games lost) gets the bye, but {_names(better)} "
                     "lost fewer games or as many with more tau at the last loss: seed 4.2.2 gives "
                     "the bye to that player")
 
 
 def _names(standings: Sequence[Standing]) -> str:
-    shown = [f"{s.name} ({s.games_lost} lost)" for s in standings[:3]]
+    shown = [f"{s.name} ({s.lost_for_byes} lost)" for s in standings[:3]]
     return ", ".join(shown) + (" …" if len(standings) > 3 else "")

@@ -59,6 +59,13 @@ class MatchResult:
         return a if self.wins(a) > self.wins(b) else b if self.wins(b) > self.wins(a) else None
 
     @property
+    def unplayed(self) -> int:
+        """Games left out of a match decided before two wins (time in game 1, seed 4.2.5)."""
+        if self.is_bye or self.winner is None or self.wins(self.winner) >= 2:
+            return 0
+        return 3 - len(self.games)
+
+    @property
     def loser(self) -> str | None:
         winner = self.winner
         return next((p for p in self.players if p != winner), None) if winner else None
@@ -107,7 +114,7 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
         elif number is None:
             log.error(shown, row.line, "the table cell is empty: expected the match's number")
             continue
-        elif tau is None:
+        elif tau is None and result == WIN:
             log.error(shown, row.line, f"{player} has no tau: expected the tau stored at the end of "
                                        f"game {game} (a whole number, 0 or more)")
             continue
@@ -139,8 +146,14 @@ def matches_of(round_: Round) -> list[MatchResult]:
 def check_round(round_: Round, log: ProblemLog) -> None:
     """Every match: two players, each game once per player with at most one winner, a winner."""
     tables_of: dict[str, set] = defaultdict(set)
+    byes: dict[str, int] = {}
     for row in round_.rows:
         tables_of[row.player].add(row.table)
+        if row.result == BYE:
+            if row.player in byes:
+                log.error(round_.path, row.line, f"{row.player} has two bye rows this round (also "
+                                                 f"line {byes[row.player]}): a bye is one row")
+            byes.setdefault(row.player, row.line)
     for player, tables in tables_of.items():
         if len(tables) > 1:
             line = next(r.line for r in reversed(round_.rows) if r.player == player)
@@ -155,7 +168,7 @@ def check_round(round_: Round, log: ProblemLog) -> None:
             bye = next(r for r in rows if r.result == BYE)
             log.error(round_.path, bye.line, f"{bye.player} has a bye at table {number}, where a "
                                              "match is played: a bye has no opponent")
-        elif games:
+        elif games and not round_.table_rejected(number):
             _check_match(round_.path, number, games, log)
 
 
@@ -184,6 +197,13 @@ def _check_match(path: str, number: int | None, rows: list[GameRow], log: Proble
         if all(r.result == WIN for r in game_rows):
             log.error(path, game_rows[1].line, f"game {game} at table {number} has two winners: one "
                                                "player wins a game (an unplayed game is a loss for both)")
+            return
+        played = any(r.result == WIN for r in game_rows)
+        untimed = next((r for r in game_rows if r.tau is None), None)
+        if played and untimed is not None:
+            log.error(path, untimed.line, f"{untimed.player} has no tau: expected the tau stored at "
+                                          f"the end of game {game} (only an unplayed game, a loss "
+                                          "for both, may leave it empty)")
             return
     wins = {p: sum(r.result == WIN for r in rows if r.player == p) for p in players}
     if wins[players[0]] == wins[players[1]]:

@@ -150,15 +150,18 @@ def check_groupings(round_: Round, before: Sequence[Ranked], log: ProblemLog) ->
     if not before or not actual_fours:
         return
     points = {r.record.name: r.record.points for r in before}
-    at_fours = [s.player for n in actual_fours for s in tables[n]]
+    at_fours = {s.player for n in actual_fours for s in tables[n]}
     playing = sorted((s.player for seats in tables.values() for s in seats),
-                     key=lambda p: -points.get(p, 0))
+                     key=lambda p: (-points.get(p, 0), p))
     threshold = points.get(playing[len(at_fours) - 1], 0)
-    misplaced = [p for p in playing if points.get(p, 0) > threshold and p not in at_fours]
-    if misplaced or any(points.get(p, 0) < threshold for p in at_fours):
+    too_low = sorted(p for p in at_fours if points.get(p, 0) < threshold)
+    left_out = [p for p in playing if p not in at_fours and points.get(p, 0) >= threshold]
+    if too_low or any(points.get(p, 0) > threshold for p in left_out):
+        should = [p for p in left_out if points.get(p, 0) > threshold] or left_out
         log.warning(round_.path, line,
                     "the tables of four are not the highest-ranking players (seed 3.2.2): "
-                    f"{', '.join(misplaced) or 'lower-ranked players'} should sit at them")
+                    f"{', '.join(should[:4])} ({points.get(should[0], 0)} points) should sit at "
+                    f"them rather than {', '.join(too_low[:4]) or 'players ranked below them'}")
 
 
 def _pattern(threes: int, fours: int) -> str:

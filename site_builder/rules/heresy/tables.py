@@ -72,7 +72,8 @@ def check_round(round_: Round, log: ProblemLog) -> None:
         else:
             first[seat.player] = seat
     for number, seats in tables_of(round_).items():
-        _check_table(round_.path, number, seats, log)
+        if not round_.table_rejected(number):
+            _check_table(round_.path, number, seats, log)
 
 
 def _check_table(path: str, number: int, seats: list[Seat], log: ProblemLog) -> None:
@@ -80,7 +81,7 @@ def _check_table(path: str, number: int, seats: list[Seat], log: ProblemLog) -> 
     last = seats[-1].line
     if len(seats) not in (3, 4):
         log.error(path, last, f"table {number} has {len(seats)} player{'s' if len(seats) != 1 else ''} "
-                              f"({names}): Reascension tables seat 3 or 4 (seed 3.2.1)")
+                              f"({names}): Heresy tables seat 3 or 4 (seed 3.2.1)")
         return
     winners = [s for s in seats if s.result == WIN]
     timed = [s for s in seats if s.result == TIME]

@@ -1,0 +1,159 @@
+"""SPELLFIRE (Tournament Rules 2.0, seed 002): three-player brackets to two game wins, placement
+by unrazed realms, round multipliers, officials' points and scored tournaments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Event
+from ...problems import ProblemLog
+from ...textfiles import ColumnSpec, CsvTable
+from ...tomlkeys import KeyReader
+from ..base import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
+from . import rows as spellfire_rows
+from .options import SpellfireOptions, read_options
+from .scoring import (SCORED_MINIMUM, another_chance, brackets, check_advancement,
+                      check_another_chance, final_round_of, official_points, score_rounds)
+from .views import (advancement_grid, bracket_views, ordinal, player_games, ranked,
+                    standings_view)
+
+ROUND_TEMPLATE = "games/spellfire/round.html"
+GRID_TEMPLATE = "games/spellfire/grid.html"
+
+
+class Spellfire:
+    game = "spellfire"
+    title = "SPELLFIRE"
+
+    def read_options(self, keys: KeyReader) -> SpellfireOptions:
+        return read_options(keys)
+
+    def columns(self, options: Any) -> ColumnSpec:
+        return spellfire_rows.COLUMNS
+
+    def read_rows(self, table: CsvTable, shown: str, options: Any, log: ProblemLog) -> tuple:
+        return spellfire_rows.read_rows(table, shown, log)
+
+    def validate(self, event: Event, log: ProblemLog) -> None:
+        for round_ in event.rounds:
+            spellfire_rows.check_round(round_, log)
+        if not log.has_errors():
+            check_advancement(event.rounds, log)
+
+    def score(self, event: Event) -> ScoredEvent:
+        return _Scorer(event).scored()
+
+
+class _Scorer:
+    def __init__(self, event: Event):
+        self.event = event
+        self.options: SpellfireOptions = event.options
+        self.log = ProblemLog()
+        self.brackets = [brackets(r, self.log) for r in event.rounds]
+        self.final_round = final_round_of(self.brackets)
+        self.chances = another_chance(self.brackets)
+        self.after = score_rounds(self.brackets, self.final_round, self.chances)
+        for index, round_ in enumerate(event.rounds):
+            if round_.number in self.chances:
+                advanced = {b.winner for b in self.brackets[index - 1]}
+                check_another_chance(round_, self.chances[round_.number], self.after[index - 1],
+                                     advanced, self.log)
+        self.players = len(self.after[-1]) if self.after else 0
+        self.scored_event = self.players >= SCORED_MINIMUM
+        status = event.info.status
+        self.complete = status == "final" or (status is None and self.final_round is not None)
+        ref = event.ref
+        played = {ref(name).id for name in (self.after[-1] if self.after else {})}
+        self.officials = [Official(ref(name), role, points) for name, role, points in
+                          official_points(self.players, self.options.coordinator,
+                                          event.info.judges, played, lambda n: ref(n).id)]
+
+    def scored(self) -> ScoredEvent:
+        rounds = []
+        for index, round_ in enumerate(self.event.rounds):
+            after = self.after[index]
+            final = self.complete and index == len(self.event.rounds) - 1
+            label = "Final" if round_.number == self.final_round else f"Round {round_.number}"
+            title = "Final standings" if final else f"Standings after round {round_.number}"
+            standings = standings_view(after, title, round_.number, final, self.final_round,
+                                       self.officials if final else (), self.event.ref,
+                                       {"scored": self.scored_event})
+            tables = bracket_views(self.brackets[index], after, self.chances.get(round_.number),
+                                   self.event.ref)
+            rounds.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
+                                    standings))
+        standings = rounds[-1].standings if rounds else None
+        winner = self.brackets[-1][0].winner if self.final_round and self.complete else None
+        return ScoredEvent(
+            event=self.event, display_name=self.options.shorthand(), details=self._details(),
+            planned_rounds=None, complete=self.complete, standings=standings,
+            rounds=tuple(rounds), bracket=self._grid(), players=self._players(),
+            warnings=tuple(self.log.problems), winner=self.event.ref(winner) if winner else None,
+            status_line=self._status_line(), ranking=self._ranking(),
+            ranking_note="" if self.scored_event else self._unscored_reason())
+
+    def _unscored_reason(self) -> str:
+        return (f"unscored: {self.players} players, and a scored SPELLFIRE tournament needs "
+                f"{SCORED_MINIMUM} or more")
+
+    def _details(self) -> tuple[tuple[str, str], ...]:
+        o = self.options
+        details = [("Event", self.event.info.name), ("Tournament", o.tournament),
+                   ("Victory", o.victory.title()), ("Deck size", str(o.deck_size))]
+        if o.variants:
+            details.append(("Variants", ", ".join(o.variants)))
+        if o.coordinator:
+            details.append(("Coordinator", o.coordinator))
+        details.append(("Scoring", "Scored: counts toward the rankings" if self.scored_event
+                         else self._unscored_reason().capitalize()))
+        return tuple(details)
+
+    def _status_line(self) -> str:
+        played = len(self.event.rounds)
+        if not played:
+            return "No results yet"
+        state = "Final" if self.complete else f"In progress: {played} round{'s' if played != 1 else ''} played"
+        return state if self.scored_event else f"{state} · unscored"
+
+    def _grid(self) -> Bracket:
+        if not self.brackets:
+            return Bracket(GRID_TEMPLATE, "Advancement grid", (), empty_message=(
+                "The advancement grid appears here once round 1's brackets are in."))
+        grid = advancement_grid(self.brackets, self.after[-1], self.chances, self.final_round,
+                                self.event.ref)
+        return Bracket(GRID_TEMPLATE, "Advancement grid", (), grid.champion if self.complete else None,
+                       note=("Each box is a bracket, its players in place order; a bracket's winner "
+                             "goes on to the box linked beside their name."), extra=grid)
+
+    def _players(self) -> dict[str, PlayerResult]:
+        if not self.after:
+            return {}
+        after, total = self.after[-1], len(self.after[-1])
+        ranks = ranked(after)
+        shared = {r for r, _ in ranks if sum(1 for x, _ in ranks if x == r) > 1}
+        results = {}
+        for rank, standing in ranks:
+            finish = f"{'=' if rank in shared else ''}{ordinal(rank)} of {total}"
+            if standing.last.final and standing.last.placing.place <= 3:
+                finish = ("Winner", "Runner-up", "Third")[standing.last.placing.place - 1]
+            notes = (f"another chance in round {standing.another_chance}",) if standing.another_chance else ()
+            results[standing.name] = PlayerResult(
+                self.event.ref(standing.name), rank, finish, str(standing.points),
+                f"{standing.brackets_won} bracket{'s' if standing.brackets_won != 1 else ''} won",
+                player_games(standing, self.event.ref), notes)
+        for official in self.officials:
+            results[official.player.name] = PlayerResult(
+                official.player, None, official.role.capitalize(), str(official.points), "", ())
+        return results
+
+    def _ranking(self) -> tuple[RankingEntry, ...] | None:
+        if not self.scored_event or not self.after:
+            return None
+        entries = [RankingEntry(result.player, int(result.points), result.finish, result.rank)
+                   for result in self._players().values() if result.rank is not None]
+        entries += [RankingEntry(o.player, o.points, o.role.capitalize(), None, o.role)
+                    for o in self.officials]
+        return tuple(entries)
+
+
+__all__ = ["Spellfire"]

@@ -1,0 +1,185 @@
+"""SPELLFIRE scores turned into plain objects: standings, bracket tables, the advancement grid."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ...model import PlayerRef
+from ..base import Column, Official, PlayerGame, Standings, StandingRow
+from ..tiebreaks import shared_ranks
+from .scoring import Bracket, Scored, Standing
+
+Ref = Callable[[str], PlayerRef]
+
+COLUMNS = (
+    Column("points", "Points"),
+    Column("finish", "Finish", "text", numeric=False),
+    Column("rounds_played", "Rounds"),
+    Column("brackets_won", "Brackets won"),
+    Column("realms", "Realms", title="unrazed realms over every game played"),
+)
+EXPLANATION = ("Each round's bracket winner scores 4 × the round number; the others, placed by "
+               "unrazed realms over the bracket's games, score 3, 2 and 1 × the round number. In "
+               "the final the winner scores 5 ×, the runner-up 3 × and third 2 ×. A player's total "
+               "adds up every round played; equal totals share a place.")
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def finish_of(standing: Standing, final_round: int | None, last_round: int) -> str:
+    last = standing.last
+    if last.final:
+        return {1: "Winner", 2: "Runner-up", 3: "Third"}.get(last.placing.place, "Fourth")
+    if last.bracket.round == last_round and last.placing.place == 1 and final_round is None:
+        return f"Through to round {last_round + 1}"
+    return f"Out in round {last.bracket.round}"
+
+
+def ranked(after: Mapping[str, Standing]) -> list[tuple[int, Standing]]:
+    """Points; equal totals share a place (listed by the round reached, then realms, then name)."""
+    order = sorted(after.values(), key=lambda s: (-s.points, -s.last.bracket.round, -s.realms,
+                                                  s.name.casefold(), s.name))
+    return list(zip(shared_ranks([(s.points,) for s in order]), order))
+
+
+def standings_view(after: Mapping[str, Standing], title: str, after_round: int, complete: bool,
+                   final_round: int | None, officials: Sequence[Official], ref: Ref,
+                   meta: Mapping[str, object]) -> Standings:
+    rows = []
+    for rank, s in ranked(after):
+        values = {"points": s.points, "finish": finish_of(s, final_round, after_round),
+                  "rounds_played": len(s.rounds), "brackets_won": s.brackets_won,
+                  "realms": s.realms, "another_chance": s.another_chance is not None}
+        notes = (f"another chance in round {s.another_chance}",) if s.another_chance else ()
+        rows.append(StandingRow(rank, ref(s.name), values, False, None, notes))
+    return Standings(title, after_round, complete, COLUMNS, tuple(rows), {}, EXPLANATION,
+                     officials=tuple(officials), meta=dict(meta))
+
+
+# ---------------------------------------------------------------- round pages
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One player of a bracket: realms per game, totals, place and points with the arithmetic."""
+
+    player: PlayerRef
+    games: tuple[tuple[int, bool], ...]
+    realms: int
+    place: str
+    points: int
+    arithmetic: str
+    advances: bool
+    another_chance: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BracketView:
+    number: int
+    anchor: str
+    game_numbers: tuple[int, ...]
+    lines: tuple[Line, ...]
+    final: bool
+
+
+def place_text(scored: Scored) -> str:
+    shown = ordinal(scored.placing.place)
+    if scored.placing.shared:
+        return f"={shown} (tied)"
+    return shown + (" (judge)" if scored.placing.by_judge else "")
+
+
+def bracket_views(brackets: Sequence[Bracket], after: Mapping[str, Standing],
+                  chance: str | None, ref: Ref) -> tuple[BracketView, ...]:
+    views = []
+    for bracket in brackets:
+        lines = []
+        for placing in bracket.placings:
+            scored = next(s for s in after[placing.player].rounds if s.bracket is bracket)
+            games = tuple(game[placing.player] for _, game in bracket.games)
+            lines.append(Line(ref(placing.player), games, placing.realms, place_text(scored),
+                              scored.points, scored.arithmetic, placing.place == 1 and not placing.shared,
+                              placing.player == chance))
+        views.append(BracketView(bracket.number, anchor(bracket), tuple(g for g, _ in bracket.games),
+                                 tuple(lines), any(s.final for s in _scored(bracket, after))))
+    return tuple(views)
+
+
+def _scored(bracket: Bracket, after: Mapping[str, Standing]) -> list[Scored]:
+    return [s for p in bracket.players for s in after[p].rounds if s.bracket is bracket]
+
+
+def anchor(bracket: Bracket) -> str:
+    return f"r{bracket.round}-b{bracket.number}"
+
+
+# ---------------------------------------------------------------- the advancement grid
+
+
+@dataclass(frozen=True, slots=True)
+class GridEntry:
+    player: PlayerRef
+    place: str
+    points: int
+    advances_to: str | None
+    """The anchor of the box this player plays next, for the winner (or a second chance)."""
+    another_chance: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GridBox:
+    anchor: str
+    label: str
+    entries: tuple[GridEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GridRound:
+    number: int
+    label: str
+    boxes: tuple[GridBox, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    rounds: tuple[GridRound, ...]
+    champion: PlayerRef | None
+
+
+def advancement_grid(all_brackets: Sequence[Sequence[Bracket]], final_after: Mapping[str, Standing],
+                     chances: Mapping[int, str], final_round: int | None, ref: Ref) -> Grid:
+    next_box: dict[tuple[int, str], str] = {}
+    for brackets in all_brackets:
+        for bracket in brackets:
+            for player in bracket.players:
+                next_box[(bracket.round, player)] = anchor(bracket)
+    rounds = []
+    for brackets in all_brackets:
+        number = brackets[0].round
+        boxes = []
+        for bracket in brackets:
+            entries = []
+            for placing in bracket.placings:
+                scored = next(s for s in final_after[placing.player].rounds if s.bracket is bracket)
+                target = next_box.get((number + 1, placing.player))
+                entries.append(GridEntry(ref(placing.player), place_text(scored), scored.points,
+                                         target, chances.get(number) == placing.player))
+            label = "Final" if number == final_round else f"Bracket {bracket.number}"
+            boxes.append(GridBox(anchor(bracket), label, tuple(entries)))
+        rounds.append(GridRound(number, "Final" if number == final_round else f"Round {number}",
+                                tuple(boxes)))
+    champion = all_brackets[-1][0].winner if final_round is not None else None
+    return Grid(tuple(rounds), ref(champion) if champion else None)
+
+
+def player_games(standing: Standing, ref: Ref) -> tuple[PlayerGame, ...]:
+    return tuple(
+        PlayerGame(s.bracket.round, f"Round {s.bracket.round}" + (" (final)" if s.final else ""),
+                   f"Bracket {s.bracket.number}",
+                   tuple(ref(p) for p in s.bracket.players if p != standing.name),
+                   f"{place_text(s)} in bracket, {s.placing.realms} realms", s.arithmetic)
+        for s in standing.rounds)
