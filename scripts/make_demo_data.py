@@ -83,6 +83,7 @@ DIRECTORY = (
     ("siobhan-oneill", "Siobhán O'Neill", ()),
     ("lucia-ruiz", "Lucía Ruiz Ortega", ()),
     ("pieter-van-dijk", "Pieter van Dijk", ()),
+    ("gareth-pryce", "Gareth Pryce", ("Gaz Pryce",)),  # SPELLFIRE: make_spellfire_demo.py
 )
 
 

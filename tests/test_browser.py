@@ -86,6 +86,7 @@ def test_missing_page_gets_the_404_page_with_working_links(page: Page, root: str
 
 ARMAGEDDON = "2026-10-10-armageddon-showdown"
 REASCENSION = "2026-04-18-reascension-spring-open"
+CHAMPIONSHIP = "2025-12-06-leeds-winter-championship"
 
 
 def test_double_elimination_bracket_on_a_phone_without_javascript(browser, root: str):
@@ -105,8 +106,20 @@ def test_double_elimination_bracket_on_a_phone_without_javascript(browser, root:
                                   f"events/{REGIONAL}/bracket/", "players/robert-mills/",
                                   "events/", "about/", f"events/{REASCENSION}/",
                                   f"events/{REASCENSION}/round-1/", f"events/{ARMAGEDDON}/bracket/",
-                                  f"events/{ARMAGEDDON}/round-4/"])
+                                  f"events/{ARMAGEDDON}/round-4/", f"events/{CHAMPIONSHIP}/",
+                                  f"events/{CHAMPIONSHIP}/round-1/", f"events/{CHAMPIONSHIP}/bracket/",
+                                  "rankings/"])
 def test_pages_have_no_accessibility_violations(page: Page, root: str, path: str):
     page.goto(root + path)
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+
+
+def test_advancement_grid_links_a_winner_to_their_next_bracket(page: Page, root: str):
+    page.goto(root + f"events/{CHAMPIONSHIP}/bracket/")
+    first = page.locator(".grid-round").first.locator("li.advances").first
+    name = first.locator(".name a").inner_text()
+    first.locator("a.advance").click()
+    target = page.locator(".grid-box:target")
+    expect(target).to_have_count(1)
+    expect(target).to_contain_text(name)

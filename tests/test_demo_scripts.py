@@ -28,7 +28,7 @@ def files_under(folder):
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("script", ["make_demo_data", "make_heresy_demo"])
+@pytest.mark.parametrize("script", ["make_demo_data", "make_heresy_demo", "make_spellfire_demo"])
 def test_generator_reproduces_the_committed_demo_data(script, tmp_path, monkeypatch, capsys):
     module = load_script(script, monkeypatch)
     monkeypatch.setattr(module, "EVENTS", tmp_path / "data" / "events")

@@ -194,7 +194,7 @@ class _Scorer:
         plan = self.plan
         if not plan.cut:
             return None
-        title = f"Top {plan.cut} single elimination"
+        title = f"Top {plan.cut} bracket"
         if not self.matches and not self.swiss_done:
             return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
                 f"The top {plan.cut} after round {plan.swiss_rounds} play single elimination. The "

@@ -223,7 +223,7 @@ class _MatchScorer:
 
     def _bracket(self) -> Bracket:
         ref = self.event.ref
-        title = f"{self.options.elimination.title()} elimination"
+        title = f"{self.options.elimination.title()} elimination bracket"
         if not self.matches:
             return Bracket(SINGLE_BRACKET, title, (), empty_message=(
                 "The bracket appears here once the first round's matches are in."))

@@ -50,8 +50,9 @@ def standings_view(after: Mapping[str, Standing], title: str, after_round: int, 
                    final_round: int | None, officials: Sequence[Official], ref: Ref,
                    meta: Mapping[str, object]) -> Standings:
     rows = []
+    final_so_far = final_round if final_round is not None and final_round <= after_round else None
     for rank, s in ranked(after):
-        values = {"points": s.points, "finish": finish_of(s, final_round, after_round),
+        values = {"points": s.points, "finish": finish_of(s, final_so_far, after_round),
                   "rounds_played": len(s.rounds), "brackets_won": s.brackets_won,
                   "realms": s.realms, "another_chance": s.another_chance is not None}
         notes = (f"another chance in round {s.another_chance}",) if s.another_chance else ()
@@ -124,6 +125,8 @@ def anchor(bracket: Bracket) -> str:
 class GridEntry:
     player: PlayerRef
     place: str
+    """Compact: '1st', '=2nd' (shared); how it was decided is in `place_note`."""
+    place_note: str
     points: int
     advances_to: str | None
     """The anchor of the box this player plays next, for the winner (or a second chance)."""
@@ -166,7 +169,10 @@ def advancement_grid(all_brackets: Sequence[Sequence[Bracket]], final_after: Map
             for placing in bracket.placings:
                 scored = next(s for s in final_after[placing.player].rounds if s.bracket is bracket)
                 target = next_box.get((number + 1, placing.player))
-                entries.append(GridEntry(ref(placing.player), place_text(scored), scored.points,
+                note = ("tied on realms: shares the place's points" if placing.shared else
+                        "placed by the judge" if placing.by_judge else "")
+                compact = ("=" if placing.shared else "") + ordinal(placing.place)
+                entries.append(GridEntry(ref(placing.player), compact, note, scored.points,
                                          target, chances.get(number) == placing.player))
             label = "Final" if number == final_round else f"Bracket {bracket.number}"
             boxes.append(GridBox(anchor(bracket), label, tuple(entries)))

@@ -1,0 +1,97 @@
+"""Cross-event rankings: totals over scored events, officials included, names joined through
+data/players.csv aliases, unscored and unfinished events left out, and the season setting."""
+
+from __future__ import annotations
+
+from test_spellfire import HEADER, NINE, bracket, event
+
+
+def spellfire_event(site, slug: str, date: str, rounds: dict[int, str], **keys) -> None:
+    toml = event(**keys).replace("date = 2026-01-10", f"date = {date}")
+    site.event(slug, toml, {n: f"{HEADER}\n{text}" for n, text in rounds.items()})
+
+
+EIGHT = {1: bracket(1, ["A", "B", "C", "D"], ["A", "A"]) + bracket(2, ["E", "F", "G", "H"], ["E", "E"]),
+         2: bracket(1, ["A", "E", "B"], ["A", "A"])}
+
+
+def rename(rounds: dict[int, str], old: str, new: str) -> dict[int, str]:
+    return {n: text.replace(f",{old},", f",{new},") for n, text in rounds.items()}
+
+
+def test_totals_over_scored_events_with_aliases_and_officials(site):
+    """Event 1 (9 players): A 14, coordinator Greg 9. Event 2 (9 players) has A written as
+    "Ann" — an alias of A in data/players.csv: A wins again (14), so A totals 28 over 2 events.
+    Event 3 has 8 players: unscored, left out."""
+    site.write({"data/players.csv": "id,name,aliases\na,A,Ann\n"})
+    spellfire_event(site, "2026-01-10-one", "2026-01-10", NINE, coordinator="Greg")
+    spellfire_event(site, "2026-02-14-two", "2026-02-14", rename(NINE, "A", "Ann"), coordinator="Greg")
+    spellfire_event(site, "2026-03-14-three", "2026-03-14", EIGHT)
+    assert site.build() == 0
+    ranking = site.json("rankings/spellfire.json")
+    assert ranking["events"] == ["2026-02-14-two", "2026-01-10-one"]
+    rows = {r["player_id"]: r for r in ranking["rankings"]}
+    assert (rows["a"]["rank"], rows["a"]["points"], rows["a"]["events"]) == (1, 28, 2)
+    assert rows["a"]["best_finish"] == "Winner"
+    assert [c["points"] for c in rows["a"]["contributions"]] == [14, 14]
+    assert (rows["greg"]["points"], rows["greg"]["best_finish"]) == (18, "Coordinator")
+    assert [c["role"] for c in rows["greg"]["contributions"]] == ["coordinator", "coordinator"]
+    html = site.html("rankings/")
+    assert "SPELLFIRE: Championship—Standard [55]</a> — not counted: unscored: 8 players" in html
+    player = site.html("players/a/")
+    assert 'abbr title="points toward the rankings"' in player and ">14</td>" in player
+
+
+def test_equal_totals_share_a_rank(site):
+    spellfire_event(site, "2026-01-10-one", "2026-01-10", NINE)
+    assert site.build() == 0
+    rows = site.json("rankings/spellfire.json")["rankings"]
+    ranks = {r["player"]: r["rank"] for r in rows}
+    assert ranks["B"] == ranks["D"] == ranks["G"]  # three round-1 seconds with 3 points each
+
+
+def test_the_season_limits_which_events_count(site):
+    site.write({"site.toml": '[rankings]\ntitle = "2026 spring season"\nfrom = 2026-02-01\n'
+                             'until = 2026-06-30\n'})
+    spellfire_event(site, "2026-01-10-one", "2026-01-10", NINE)
+    spellfire_event(site, "2026-02-14-two", "2026-02-14", NINE)
+    assert site.build() == 0
+    ranking = site.json("rankings/spellfire.json")
+    assert ranking["events"] == ["2026-02-14-two"]
+    assert ranking["season"] == {"from": "2026-02-01", "until": "2026-06-30"}
+    assert ranking["title"] == "2026 spring season"
+    html = site.html("rankings/")
+    assert "<h1>2026 spring season</h1>" in html
+    assert "not counted: outside the season (events from 2026-02-01 to 2026-06-30)" in html
+
+
+def test_an_event_in_progress_does_not_count_yet(site):
+    spellfire_event(site, "2026-01-10-one", "2026-01-10", {1: NINE[1]})
+    assert site.build() == 0
+    ranking = site.json("rankings/spellfire.json")
+    assert ranking["events"] == [] and ranking["rankings"] == []
+    assert "not counted: still in progress" in site.html("rankings/")
+
+
+def test_conquest_ranks_by_swiss_points(site):
+    site.event("2024-05-18-c", 'name = "C"\ndate = 2024-05-18\ngame = "conquest"\nstructure = "custom"\n'
+                               "swiss_rounds = 1\ncut = 0\n",
+               {1: "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,mw\n2,Dan,loss\n"})
+    assert site.build() == 0
+    rows = site.json("rankings/conquest.json")["rankings"]
+    assert [(r["player"], r["points"]) for r in rows] == [("Ada", 5), ("Cleo", 4), ("Bram", 0), ("Dan", 0)]
+
+
+def test_home_page_teaser_shows_the_top_three(site):
+    spellfire_event(site, "2026-01-10-one", "2026-01-10", NINE)
+    assert site.build() == 0
+    home = site.html("")
+    teaser = home[home.index('id="rankings-teaser"'):]
+    assert teaser.index(">A</a>") < teaser.index(">E</a>") < teaser.index(">H</a>")
+
+
+def test_a_bad_season_is_an_error(site, run_cli):
+    site.write({"site.toml": "[rankings]\nfrom = 2026-06-01\nuntil = 2026-01-01\n"})
+    result = run_cli("check", "--source", site.root)
+    assert result.code == 1
+    assert result.lines[0] == "site.toml:3: [rankings] until = 2026-01-01 is before from = 2026-06-01"
