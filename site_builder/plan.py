@@ -7,12 +7,14 @@ A `Page` names its template and a plain context, and lists its inputs (`event:<s
 from __future__ import annotations
 
 import datetime as dt
-import json
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from .jsonfile import dump_json
 from .model import ContentPage, Site
 from .problems import Problem
 from .rankings import GameRanking, build_rankings, points_by_event, ranking_json
@@ -27,8 +29,9 @@ class Page:
     template: str | None
     context: dict[str, Any] = field(default_factory=dict)
     inputs: frozenset[str] = frozenset()
-    data: str | None = None
-    """The file's text for pages without a template (JSON twins)."""
+    data: Callable[[], str] | None = None
+    """Makes the file's text for pages without a template (JSON twins): called when the page is
+    rendered, so planning stays cheap and unchanged pages are never serialized."""
     in_sitemap: bool = True
 
     @property
@@ -51,6 +54,7 @@ class EventSummary:
     players: int
     winner: Any
     location: str | None
+    subtitle: str = ""
 
 
 def summarize(scored: ScoredEvent) -> EventSummary:
@@ -58,7 +62,7 @@ def summarize(scored: ScoredEvent) -> EventSummary:
     players = len(scored.standings.rows) if scored.standings else len(scored.event.registrations)
     return EventSummary(info.slug, f"events/{info.slug}/", scored.display_name, info.date, info.game,
                         RULESETS[info.game].title, scored.status_line, scored.complete, players,
-                        scored.winner, info.location)
+                        scored.winner, info.location, scored.subtitle)
 
 
 def plan_site(site: Site, scored: list[ScoredEvent], problems: list[Problem]) -> list[Page]:
@@ -103,7 +107,7 @@ def _event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage
         Page(f"events/{slug}/", "event.html", {**base, "report": report, "warnings": warnings},
              inputs),
         Page(f"events/{slug}/standings.json", None, inputs=inputs, in_sitemap=False,
-             data=standings_json(scored, scored.standings)),
+             data=partial(standings_json, scored, scored.standings)),
     ]
     for index, round_ in enumerate(scored.rounds):
         neighbours = {"previous": scored.rounds[index - 1] if index else None,
@@ -111,7 +115,7 @@ def _event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage
         pages.append(Page(f"events/{slug}/round-{round_.number}/", "round.html",
                           {**base, "round": round_, **neighbours}, inputs))
         pages.append(Page(f"events/{slug}/round-{round_.number}/standings.json", None, inputs=inputs,
-                          in_sitemap=False, data=standings_json(scored, round_.standings)))
+                          in_sitemap=False, data=partial(standings_json, scored, round_.standings)))
     if scored.bracket is not None:
         pages.append(Page(f"events/{slug}/bracket/", "bracket.html",
                           {**base, "bracket": scored.bracket}, inputs))
@@ -123,7 +127,7 @@ def _ranking_pages(rankings: list[GameRanking], site: Site, every_event: frozens
     pages = [Page("rankings/", "rankings.html",
                   {"rankings": rankings, "season": site.config.rankings}, inputs)]
     pages += [Page(f"rankings/{r.game}.json", None, inputs=inputs, in_sitemap=False,
-                   data=ranking_json(r, site.config.rankings)) for r in rankings]
+                   data=partial(ranking_json, r, site.config.rankings)) for r in rankings]
     return pages
 
 
@@ -176,7 +180,7 @@ def standings_json(scored: ScoredEvent, standings: Standings | None) -> str:
     if standings is not None and standings.officials:
         payload["officials"] = [{"player": o.player.name, "player_id": o.player.id, "role": o.role,
                                  "points": o.points} for o in standings.officials]
-    return json.dumps(payload, ensure_ascii=False, indent=1) + "\n"
+    return dump_json(payload)
 
 
 def _row_json(row) -> dict[str, Any]:

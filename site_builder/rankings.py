@@ -8,11 +8,11 @@ SPELLFIRE event needs 9 players, for instance).
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 
 from .config import RankingsConfig
+from .jsonfile import dump_json
 from .model import Person
 from .rules.base import RankingEntry, ScoredEvent
 from .rules.tiebreaks import shared_ranks
@@ -38,10 +38,10 @@ class RankingRow:
 
     @property
     def best(self) -> Contribution:
-        """The best place played (lowest rank, earliest event on ties), else the first role."""
+        """The best place played (lowest rank, earliest event on ties), else the latest role."""
         played = [c for c in self.contributions if c.entry.rank is not None]
         if not played:
-            return self.contributions[-1]
+            return self.contributions[0]
         return min(reversed(played), key=lambda c: c.entry.rank)
 
 
@@ -112,4 +112,4 @@ def ranking_json(ranking: GameRanking, config: RankingsConfig) -> str:
             for row in ranking.rows
         ],
     }
-    return json.dumps(payload, ensure_ascii=False, indent=1) + "\n"
+    return dump_json(payload)

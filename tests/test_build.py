@@ -246,3 +246,11 @@ def test_players_index_is_alphabetical_ignoring_accents_and_case(site):
     assert names == ["Ämil", "Élodie", "eve", "Zara"]
     letters = re.findall(r'<li class="letter" aria-hidden="true">(\w)</li>', html)
     assert letters == ["A", "E", "Z"]
+
+
+def test_every_page_title_is_plain_text(demo):
+    """A <title> is text: markup in it shows up literally in tabs and bookmarks."""
+    for page in demo.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        title = html[html.index("<title>") + 7: html.index("</title>")]
+        assert "<" not in title and len(title) < 200, f"{page.relative_to(demo)}: {title[:80]!r}"

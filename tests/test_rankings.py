@@ -37,7 +37,7 @@ def test_totals_over_scored_events_with_aliases_and_officials(site):
     assert (rows["greg"]["points"], rows["greg"]["best_finish"]) == (18, "Coordinator")
     assert [c["role"] for c in rows["greg"]["contributions"]] == ["coordinator", "coordinator"]
     html = site.html("rankings/")
-    assert "SPELLFIRE: Championship—Standard [55]</a> — not counted: unscored: 8 players" in html
+    assert "SPELLFIRE: Championship—Standard [55]</a> (Winter Open) — not counted: unscored: 8 players" in html
     player = site.html("players/a/")
     assert 'abbr title="points toward the rankings"' in player and ">14</td>" in player
 

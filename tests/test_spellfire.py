@@ -244,3 +244,48 @@ def test_shorthand_event_names(tmp_path):
     assert scored.display_name == "SPELLFIRE: King's Decree (Questing)—Enhanced [75]"
     scored, _ = score(tmp_path, NINE)
     assert scored.display_name == "SPELLFIRE: Championship—Standard [55]"
+
+
+# ---------------------------------------------------------------- found in review
+
+
+def test_a_half_entered_round_is_not_the_final(tmp_path):
+    """18 players in six brackets: round 2 so far holds one bracket of three winners, the other
+    three winners are still to be entered, so round 2 is not the final and nobody has won yet."""
+    names = [f"P{n:02d}" for n in range(1, 19)]
+    r1 = "".join(bracket(b + 1, names[3 * b: 3 * b + 3], [names[3 * b]] * 2) for b in range(6))
+    winners = names[::3]
+    scored, problems = score(tmp_path, {1: r1, 2: bracket(1, winners[:3], [winners[0]] * 2)})
+    assert not scored.complete and scored.winner is None
+    assert any("won a bracket in round 1 but do not play round 2" in p.message for p in problems)
+    assert scored.rounds[1].label == "Round 2"
+
+
+def test_a_newcomer_cannot_take_the_another_chance_place(site, run_cli):
+    ev = "data/events/2026-01-10-sf"
+    site.write({f"{ev}/event.toml": event(),
+                f"{ev}/round-1.csv": HEADER + "\n" + bracket(1, ["A", "B", "C"], ["A", "A"])
+                + bracket(2, ["D", "E", "F", "G"], ["D", "D"]),
+                f"{ev}/round-2.csv": HEADER + "\n" + bracket(1, ["A", "D", "Zoe"], ["A", "A"])})
+    result = run_cli("check", "--source", site.root)
+    assert (f"{ev}/round-2.csv:4: Zoe plays round 2 without having played round 1: only bracket "
+            "winners advance (and \"another chance\" goes to an eliminated player)") in result.lines
+
+
+def test_fourth_in_a_four_player_final_is_fourth_everywhere(tmp_path):
+    scored, _ = score(tmp_path, {1: bracket(1, ["A", "B", "C", "D"], ["A", "A"])})
+    assert scored.standings.rows[3].values["finish"] == "Fourth"
+    assert scored.players["D"].finish == "Fourth"
+
+
+def test_spellfire_events_keep_their_own_name_beside_the_shorthand(tmp_path):
+    scored, _ = score(tmp_path, NINE)
+    assert (scored.display_name, scored.subtitle) == ("SPELLFIRE: Championship—Standard [55]",
+                                                      "Winter Open")
+
+
+def test_unscored_reason_keeps_the_games_name(tmp_path):
+    eight = {1: bracket(1, ["A", "B", "C", "D"], ["A", "A"]) + bracket(2, ["E", "F", "G", "H"], ["E", "E"])}
+    scored, _ = score(tmp_path, eight)
+    assert dict(scored.details)["Scoring"] == ("Unscored: 8 players, and a scored SPELLFIRE "
+                                               "tournament needs 9 or more")

@@ -45,3 +45,18 @@ def test_decided_by_names_rows_tied_on_every_level():
 
 def test_shared_ranks():
     assert shared_ranks([(9,), (7,), (7,), (3,)]) == [1, 2, 2, 4]
+
+
+def test_schedule_equals_the_fraction_definitions():
+    """The integer pass gives exactly Conquest's SoS and ESoS as defined with Fractions."""
+    from fractions import Fraction
+    from site_builder.rules.tiebreaks import extended_sos, mean, schedule, strength_of_schedule
+    opponents = {"A": ["B", "C", "B"], "B": ["A", "A"], "C": ["A"], "D": []}
+    points = {"A": 13, "B": 5, "C": 4, "D": 5}
+    rounds = {"A": 3, "B": 2, "C": 3, "D": 1}
+    sos = strength_of_schedule(opponents, points, rounds)
+    assert sos["A"] == mean([Fraction(5, 2), Fraction(4, 3), Fraction(5, 2)])
+    result = schedule(opponents, points, rounds)
+    assert result.sos == sos and result.esos == extended_sos(opponents, sos)
+    order = sorted(points, key=lambda p: (result.sos_key[p], result.esos_key[p]))
+    assert order == sorted(points, key=lambda p: (sos[p], result.esos[p]))

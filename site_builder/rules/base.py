@@ -198,6 +198,9 @@ class ScoredEvent:
     status_line: str = ""
     sections: tuple[Section, ...] = ()
     """Shown on the event page after the standings, in order."""
+    subtitle: str = ""
+    """A second name shown with `display_name` wherever events are listed (SPELLFIRE: the
+    event's own name, since every title follows the seed's shorthand)."""
     ranking: tuple[RankingEntry, ...] | None = None
     """Points toward the game's ranking, or None when the event does not count."""
     ranking_note: str = ""

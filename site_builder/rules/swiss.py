@@ -31,31 +31,40 @@ class Game:
 
 @dataclass(slots=True)
 class SwissRecord:
+    """A player's games up to some round. Build it with `games` complete: the totals below are
+    computed once, when the record is made."""
+
     name: str
     games: list[Game] = field(default_factory=list)
     dropped: bool = False
     first_round: int = 0
+    points: int = 0
+    opponents: list[str] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)
 
-    @property
-    def points(self) -> int:
-        return sum(g.points for g in self.games)
+    def __post_init__(self) -> None:
+        points, opponents, kinds = 0, [], {}
+        for game in self.games:  # one pass: this runs for every player after every round
+            points += game.points
+            if game.opponent is not None:
+                opponents.append(game.opponent)
+            kinds[game.kind] = kinds.get(game.kind, 0) + 1
+        self.points, self.opponents, self.kinds = points, opponents, kinds
 
     @property
     def rounds_played(self) -> int:
         return len(self.games)
 
-    @property
-    def opponents(self) -> list[str]:
-        return [g.opponent for g in self.games if g.opponent is not None]
-
     def count(self, kind: str) -> int:
-        return sum(g.kind == kind for g in self.games)
+        return self.kinds.get(kind, 0)
 
     @property
     def last_round(self) -> int:
         return self.games[-1].round if self.games else 0
 
     def missed_rounds(self) -> list[int]:
+        if MISSED not in self.kinds:
+            return []
         return [g.round for g in self.games if g.kind == MISSED]
 
 
@@ -72,9 +81,8 @@ def records_after(played: Mapping[int, Mapping[str, Game]], k: int) -> dict[str,
     records: dict[str, SwissRecord] = {}
     for name, games in attended.items():
         last = max(games)
-        record = SwissRecord(name, dropped=last < k, first_round=min(games))
-        record.games = [games.get(r) or Game(r, MISSED, 0) for r in range(1, last + 1)]
-        records[name] = record
+        records[name] = SwissRecord(name, [games.get(r) or Game(r, MISSED, 0) for r in range(1, last + 1)],
+                                    dropped=last < k, first_round=min(games))
     return records
 
 

@@ -6,8 +6,11 @@ before averaging is how other tools end up ranking a player above one with a hig
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
@@ -15,8 +18,17 @@ P = TypeVar("P", bound=Hashable)
 
 
 def mean(values: Sequence[Fraction]) -> Fraction:
-    """The mean, or 0 for no values (a player with no opponents has SoS 0: data contract §4)."""
-    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+    """The exact mean, or 0 for no values (a player with no opponents has SoS 0: contract §4).
+
+    Summed over one common denominator: adding Fractions one by one reduces by a gcd at every
+    step, which made scoring a large archive take minutes. The denominators here are rounds
+    played (small), so their lcm stays small and the result is exactly the same.
+    """
+    if not values:
+        return Fraction(0)
+    denominator = math.lcm(*(v.denominator for v in values))
+    total = sum(v.numerator * (denominator // v.denominator) for v in values)
+    return Fraction(total, denominator * len(values))
 
 
 def strength_of_schedule(
@@ -27,8 +39,12 @@ def strength_of_schedule(
     An opponent met twice counts twice: the seed adds "the results of each opponent played" and
     divides by the number of opponents played, i.e. one term per game.
     """
-    average = {p: Fraction(points[p], rounds_played[p]) for p in points if rounds_played[p]}
-    return {p: mean([average[o] for o in opponents[p]]) for p in opponents}
+    # Each opponent's average over one common denominator L: an integer sum per player, one
+    # exact Fraction at the end (a Fraction per opponent made large archives slow to score).
+    common = math.lcm(*(r for r in rounds_played.values() if r)) or 1
+    scaled = {p: points[p] * (common // rounds_played[p]) for p in points if rounds_played[p]}
+    return {p: Fraction(sum(scaled[o] for o in opps), common * len(opps)) if opps else Fraction(0)
+            for p, opps in opponents.items()}
 
 
 def extended_sos(opponents: Mapping[P, Sequence[P]], sos: Mapping[P, Fraction]) -> dict[P, Fraction]:
@@ -36,6 +52,48 @@ def extended_sos(opponents: Mapping[P, Sequence[P]], sos: Mapping[P, Fraction]) 
     return {p: mean([sos[o] for o in opponents[p]]) for p in opponents}
 
 
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """SoS and ESoS of every player, exact, with integer keys that order them exactly."""
+
+    sos: dict
+    esos: dict
+    sos_key: dict
+    esos_key: dict
+
+
+def schedule(opponents: Mapping[P, Sequence[P]], points: Mapping[P, int],
+             rounds_played: Mapping[P, int]) -> Schedule:
+    """Strength of Schedule and Extended SoS in one integer pass (same values as
+    `strength_of_schedule` and `extended_sos`).
+
+    With c = lcm(rounds played), an opponent's average is a[o] / c. A player's SoS is
+    S[p] / (c · n[p]) for n[p] opponents; over m = lcm(n) it is s[p] / (c · m) with
+    s[p] = S[p] · m / n[p]. ESoS is then E[p] / (c · m · n[p]) with E[p] = Σ s[o]. Fractions are
+    made once per player at the end; s and E · m / n order players exactly as the values do.
+    """
+    common = math.lcm(*(r for r in rounds_played.values() if r)) or 1
+    average = {p: points[p] * (common // rounds_played[p]) for p in points if rounds_played[p]}
+    count = {p: len(opps) for p, opps in opponents.items()}
+    m = math.lcm(*(n for n in count.values() if n)) or 1
+    scaled_sos = {p: sum(average[o] for o in opps) * (m // count[p]) if opps else 0
+                  for p, opps in opponents.items()}
+    total = {p: sum(scaled_sos[o] for o in opps) for p, opps in opponents.items()}
+    sos = {p: Fraction(scaled_sos[p], common * m) for p in opponents}
+    esos = {p: Fraction(total[p], common * m * count[p]) if count[p] else Fraction(0)
+            for p in opponents}
+    esos_key = {p: total[p] * (m // count[p]) if count[p] else 0 for p in opponents}
+    return Schedule(sos, esos, scaled_sos, esos_key)
+
+
+def comparable(values: Mapping[P, Fraction]) -> dict[P, int]:
+    """The same values as integers over their common denominator: ordered and equal exactly as
+    the Fractions are, but compared without Fraction's slow generic arithmetic."""
+    denominator = math.lcm(*(v.denominator for v in values.values())) if values else 1
+    return {k: v.numerator * (denominator // v.denominator) for k, v in values.items()}
+
+
+@functools.lru_cache(maxsize=65536)
 def lottery(seed: int, key: str) -> int:
     """A player's fixed draw in the seeded random tiebreak.
 

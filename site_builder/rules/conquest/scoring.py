@@ -14,7 +14,7 @@ from fractions import Fraction
 from ...model import Round
 from ..elimination import Match, Progress, progress
 from ..swiss import Game, SwissRecord, records_after
-from ..tiebreaks import decided_by, extended_sos, lottery, strength_of_schedule
+from ..tiebreaks import decided_by, lottery, schedule
 from .rows import BYE, LOSS, MODIFIED_WIN, WIN, tables_of
 
 UNPAIRED_LOSS = "unpaired-loss"
@@ -78,11 +78,13 @@ def rank_swiss(records: Mapping[str, SwissRecord], seed: int) -> list[SwissRow]:
     opponents = {name: r.opponents for name, r in records.items()}
     points = {name: r.points for name, r in records.items()}
     rounds = {name: r.rounds_played for name, r in records.items()}
-    sos = strength_of_schedule(opponents, points, rounds)
-    esos = extended_sos(opponents, sos)
+    strength = schedule(opponents, points, rounds)
+    sos, esos = strength.sos, strength.esos
     draw = {name: lottery(seed, name) for name in records}
-    order = sorted(records, key=lambda n: (-points[n], -sos[n], -esos[n], draw[n], n))
-    keys = [(points[n], sos[n], esos[n], draw[n]) for n in order]
+    # Best first: higher points, SoS, ESoS (exact integer keys), then the lower draw.
+    keys_of = {n: (points[n], strength.sos_key[n], strength.esos_key[n], -draw[n]) for n in records}
+    order = sorted(records, key=keys_of.__getitem__, reverse=True)
+    keys = [keys_of[n] for n in order]
     labels = decided_by(keys, (None, "sos", "esos", "random"), tied="random")
     return [SwissRow(i + 1, records[n], sos[n], esos[n], labels[i]) for i, n in enumerate(order)]
 

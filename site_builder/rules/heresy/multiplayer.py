@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ...model import Round
 from ...problems import ProblemLog
-from ..tiebreaks import decided_by, shared_ranks, strength_of_schedule
+from ..tiebreaks import comparable, decided_by, shared_ranks, strength_of_schedule
 from .options import HeresyOptions
 from .tables import TIME, WIN, Seat, tables_of
 
@@ -107,9 +107,10 @@ def rank(records: Mapping[str, Record]) -> list[Ranked]:
     opponents = {n: r.opponents for n, r in records.items()}
     average = strength_of_schedule(opponents, {n: r.points for n, r in records.items()},
                                    {n: len(r.results) for n, r in records.items()})
-    order = sorted(records, key=lambda n: (-records[n].points, -records[n].wins, -average[n],
+    exact = comparable(average)
+    order = sorted(records, key=lambda n: (-records[n].points, -records[n].wins, -exact[n],
                                            n.casefold(), n))
-    keys = [(records[n].points, records[n].wins, average[n]) for n in order]
+    keys = [(records[n].points, records[n].wins, exact[n]) for n in order]
     labels = decided_by(keys, (None, "wins", "opponents"), tied="shared")
     return [Ranked(r, records[n], average[n], label)
             for r, n, label in zip(shared_ranks(keys), order, labels)]

@@ -18,6 +18,7 @@ from .views import (advancement_grid, bracket_views, ordinal, player_games, rank
                     standings_view)
 
 ROUND_TEMPLATE = "games/spellfire/round.html"
+FINISHES = {1: "Winner", 2: "Runner-up", 3: "Third", 4: "Fourth"}
 GRID_TEMPLATE = "games/spellfire/grid.html"
 
 
@@ -50,7 +51,7 @@ class _Scorer:
         self.options: SpellfireOptions = event.options
         self.log = ProblemLog()
         self.brackets = [brackets(r, self.log) for r in event.rounds]
-        self.final_round = final_round_of(self.brackets)
+        self.final_round = final_round_of(self.brackets, event.info.status == "final")
         self.chances = another_chance(self.brackets)
         self.after = score_rounds(self.brackets, self.final_round, self.chances)
         for index, round_ in enumerate(event.rounds):
@@ -62,6 +63,10 @@ class _Scorer:
         self.scored_event = self.players >= SCORED_MINIMUM
         status = event.info.status
         self.complete = status == "final" or (status is None and self.final_round is not None)
+        if status == "final" and self.after and self.final_round is None:
+            self.log.warning(f"{event.folder}/event.toml", event.line_of("status"),
+                             f'status = "final" but round {event.rounds[-1].number} is not a final '
+                             "(a single bracket of the advancing players): no winner is named")
         ref = event.ref
         played = {ref(name).id for name in (self.after[-1] if self.after else {})}
         self.officials = [Official(ref(name), role, points) for name, role, points in
@@ -90,22 +95,30 @@ class _Scorer:
             rounds=tuple(rounds), bracket=self._grid(), players=self._players(),
             warnings=tuple(self.log.problems), winner=self.event.ref(winner) if winner else None,
             status_line=self._status_line(), ranking=self._ranking(),
+            subtitle=self.event.info.name,
             ranking_note="" if self.scored_event else self._unscored_reason())
 
     def _unscored_reason(self) -> str:
         return (f"unscored: {self.players} players, and a scored SPELLFIRE tournament needs "
                 f"{SCORED_MINIMUM} or more")
 
+    def _scoring_detail(self) -> str:
+        if not self.after:
+            return f"Scored if {SCORED_MINIMUM} or more players take part"
+        if self.scored_event:
+            return "Scored: counts toward the rankings"
+        reason = self._unscored_reason()
+        return reason[0].upper() + reason[1:]
+
     def _details(self) -> tuple[tuple[str, str], ...]:
         o = self.options
-        details = [("Event", self.event.info.name), ("Tournament", o.tournament),
+        details = [("Tournament", o.tournament),
                    ("Victory", o.victory.title()), ("Deck size", str(o.deck_size))]
         if o.variants:
             details.append(("Variants", ", ".join(o.variants)))
         if o.coordinator:
             details.append(("Coordinator", o.coordinator))
-        details.append(("Scoring", "Scored: counts toward the rankings" if self.scored_event
-                         else self._unscored_reason().capitalize()))
+        details.append(("Scoring", self._scoring_detail()))
         return tuple(details)
 
     def _status_line(self) -> str:
@@ -134,8 +147,8 @@ class _Scorer:
         results = {}
         for rank, standing in ranks:
             finish = f"{'=' if rank in shared else ''}{ordinal(rank)} of {total}"
-            if standing.last.final and standing.last.placing.place <= 3:
-                finish = ("Winner", "Runner-up", "Third")[standing.last.placing.place - 1]
+            if standing.last.final:
+                finish = FINISHES[standing.last.placing.place]
             notes = (f"another chance in round {standing.another_chance}",) if standing.another_chance else ()
             results[standing.name] = PlayerResult(
                 self.event.ref(standing.name), rank, finish, str(standing.points),

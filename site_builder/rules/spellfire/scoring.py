@@ -169,11 +169,19 @@ def _copy(s: Standing) -> Standing:
     return Standing(s.name, list(s.rounds), s.another_chance)
 
 
-def final_round_of(all_brackets: Sequence[Sequence[Bracket]]) -> int | None:
-    """The last round, when it is a single bracket (the final); None while the event goes on."""
-    if all_brackets and len(all_brackets[-1]) == 1:
-        return all_brackets[-1][0].round
-    return None
+def final_round_of(all_brackets: Sequence[Sequence[Bracket]], declared_final: bool = False
+                   ) -> int | None:
+    """The last round when it is the final: a single bracket holding every player who advanced
+    (a round half entered is not a final yet, unless the organizer declared the event final).
+    None while the event goes on."""
+    if not all_brackets or len(all_brackets[-1]) != 1:
+        return None
+    final = all_brackets[-1][0]
+    if len(all_brackets) > 1 and not declared_final:
+        advanced = {b.winner for b in all_brackets[-2]}
+        if not advanced <= set(final.players):
+            return None
+    return final.round
 
 
 def another_chance(all_brackets: Sequence[Sequence[Bracket]]) -> dict[int, str]:
@@ -200,15 +208,28 @@ def check_advancement(rounds: Sequence[Round], log: ProblemLog) -> None:
                                      f"no round {later.number} follows it")
             continue
         winners = {_winner(rows) for rows in earlier_brackets.values()}
+        played_before = {r.player for round_ in rounds[: rounds.index(later)] for r in round_.rows}
         newcomers = [r for r in later.rows if r.player not in winners]
         names = list(dict.fromkeys(r.player for r in newcomers))
         allowed = 1 if len(winners) == 2 else 0
-        for name in names[allowed:]:
+        for index, name in enumerate(names):
             line = next(r.line for r in newcomers if r.player == name)
-            log.error(later.path, line,
-                      f"{name} did not win a bracket in round {earlier.number} and cannot play round "
-                      f"{later.number}: only bracket winners advance"
-                      + (" (plus one player when a round leaves just two)" if allowed else ""))
+            if name not in played_before:
+                log.error(later.path, line,
+                          f"{name} plays round {later.number} without having played round 1: "
+                          "only bracket winners advance (and \"another chance\" goes to an "
+                          "eliminated player)")
+            elif index >= allowed:
+                log.error(later.path, line,
+                          f"{name} did not win a bracket in round {earlier.number} and cannot play "
+                          f"round {later.number}: only bracket winners advance"
+                          + (" (plus one player when a round leaves just two)" if allowed else ""))
+        missing = sorted(winners - {r.player for r in later.rows})
+        if missing:
+            log.warning(later.path, 1,
+                        f"{', '.join(missing)} won a bracket in round {earlier.number} but "
+                        f"{'does' if len(missing) == 1 else 'do'} not play round {later.number}: "
+                        "the round counts as the final only once every winner is in it")
 
 
 def check_another_chance(round_: Round, player: str, before: Mapping[str, Standing],

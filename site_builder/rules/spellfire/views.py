@@ -30,12 +30,15 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def finish_of(standing: Standing, final_round: int | None, last_round: int) -> str:
+def finish_of(standing: Standing, final_round: int | None, last_round: int,
+              complete: bool = False) -> str:
     last = standing.last
     if last.final:
         return {1: "Winner", 2: "Runner-up", 3: "Third"}.get(last.placing.place, "Fourth")
-    if last.bracket.round == last_round and last.placing.place == 1 and final_round is None:
-        return f"Through to round {last_round + 1}"
+    won_last = last.bracket.round == last_round and last.placing.place == 1 and final_round is None
+    if won_last:
+        return (f"Won a round {last_round} bracket" if complete
+                else f"Through to round {last_round + 1}")
     return f"Out in round {last.bracket.round}"
 
 
@@ -52,7 +55,7 @@ def standings_view(after: Mapping[str, Standing], title: str, after_round: int, 
     rows = []
     final_so_far = final_round if final_round is not None and final_round <= after_round else None
     for rank, s in ranked(after):
-        values = {"points": s.points, "finish": finish_of(s, final_so_far, after_round),
+        values = {"points": s.points, "finish": finish_of(s, final_so_far, after_round, complete),
                   "rounds_played": len(s.rounds), "brackets_won": s.brackets_won,
                   "realms": s.realms, "another_chance": s.another_chance is not None}
         notes = (f"another chance in round {s.another_chance}",) if s.another_chance else ()
