@@ -36,18 +36,16 @@ SEED = 20261122
 
 
 def people(rng: random.Random, count: int) -> list[str]:
-    names = sorted({f"{f} {l}" for f in FIRST for l in LAST})
+    names = sorted({f"{f} {m}. {l}" for f in FIRST for m in "ABCD" for l in LAST})
     rng.shuffle(names)
     return names[:count]
 
 
 def roster(rng: random.Random, pool: list[str], size: int) -> list[str]:
-    """Players weighted towards the front of the pool: regulars play most events."""
-    chosen: dict[str, None] = {}
-    while len(chosen) < size:
-        index = min(int(rng.paretovariate(1.1)) - 1, len(pool) - 1)
-        chosen[pool[index] if rng.random() < 0.5 else rng.choice(pool)] = None
-    return list(chosen)
+    """Players weighted towards the front of the pool (weight 1/(rank + 30)): the most regular
+    people play a few hundred of a thousand events, most people a handful."""
+    keyed = sorted(pool, key=lambda p: rng.random() ** (pool_rank[p] + 30), reverse=True)
+    return keyed[:size]
 
 
 def swiss_pairs(rng: random.Random, points: dict[str, int], met: set[frozenset[str]]) -> list[tuple[str, str]]:
@@ -108,9 +106,13 @@ def event_rounds(rng: random.Random, players: list[str], skill: dict[str, float]
     return rounds
 
 
+pool_rank: dict[str, int] = {}
+
+
 def write_archive(out: Path, events: int) -> None:
     rng = random.Random(SEED)
-    pool = people(rng, 4000)
+    pool = people(rng, 5000)
+    pool_rank.update({p: i for i, p in enumerate(pool)})
     skill = {p: rng.gauss(1500, 200) for p in pool}
     if out.exists():
         shutil.rmtree(out)

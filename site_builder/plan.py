@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from .jsonfile import dump_json
-from .model import ContentPage, Site
+from .model import ContentPage, Person, Site
 from .problems import Problem
 from .rankings import GameRanking, build_rankings, points_by_event, ranking_json
 from .rules import RULESETS
@@ -28,7 +28,9 @@ class Page:
     """Relative to the site root: 'events/x/' (written as events/x/index.html) or a file name."""
     template: str | None
     context: dict[str, Any] = field(default_factory=dict)
-    inputs: frozenset[str] = frozenset()
+    unit: str = ""
+    """What the page is made from, as the incremental rebuild re-plans it: "event:<slug>",
+    "player:<id>", "archive", "home", "players", "rankings", "content:<path>", "404"."""
     data: Callable[[], str] | None = None
     """Makes the file's text for pages without a template (JSON twins): called when the page is
     rendered, so planning stays cheap and unchanged pages are never serialized."""
@@ -65,101 +67,138 @@ def summarize(scored: ScoredEvent) -> EventSummary:
                         scored.winner, info.location, scored.subtitle)
 
 
-def plan_site(site: Site, scored: list[ScoredEvent], problems: list[Problem]) -> list[Page]:
-    """Every page of the site; `problems` supplies the warnings each event page lists."""
-    newest_first = sorted(scored, key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
-    summaries = [summarize(s) for s in newest_first]
-    every_event = frozenset(f"event:{s.event.slug}" for s in scored)
+def newest_first(scored: list[ScoredEvent]) -> list[ScoredEvent]:
+    return sorted(scored, key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
+
+
+def site_rankings(site: Site, scored: list[ScoredEvent]) -> list[GameRanking]:
     titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
-    rankings = build_rankings(scored, site.people, titles, site.config.rankings)
-    pages = [
-        Page("", "home.html", {"latest": summaries[: site.config.latest_events],
-                               "total_events": len(summaries), "text": site.home_text,
-                               "rankings": rankings},
-             every_event | {"content:content/index.md", "people"}),
-        Page("events/", "events.html", {"years": _archive(summaries)}, every_event),
-        Page("404.html", "404.html", {}, frozenset(), in_sitemap=False),
-    ]
-    for event, summary in zip(newest_first, summaries):
-        warnings = [p for p in problems if p.path.startswith(event.event.folder + "/")]
-        pages += _event_pages(event, summary, site.reports.get(event.event.slug), warnings)
-    pages += _ranking_pages(rankings, site, every_event)
-    pages += _player_pages(site, newest_first, summaries, points_by_event(rankings))
-    pages += [Page(p.url, "page.html", {"content": p}, frozenset({f"content:{p.path}"}))
-              for p in site.pages]
+    return build_rankings(scored, site.people, titles, site.config.rankings)
+
+
+def plan_site(site: Site, scored: list[ScoredEvent], problems: list[Problem]) -> list[Page]:
+    """Every page of the site; `problems` supplies the warnings each event page lists.
+
+    Composed of the per-unit builders below, which an incremental rebuild calls for the units a
+    change touches — so both paths make the same pages from the same inputs.
+    """
+    events = newest_first(scored)
+    summaries = [summarize(s) for s in events]
+    rankings = site_rankings(site, scored)
+    pages = [home_page(site, summaries, rankings), archive_page(summaries), not_found_page()]
+    for event, summary in zip(events, summaries):
+        pages += event_pages(event, summary, site.reports.get(event.event.slug),
+                             event_warnings(problems, event.event.folder))
+    pages += ranking_pages(rankings, site)
+    history = histories(events, summaries)
+    points = points_by_event(rankings)
+    pages.append(players_index_page(site, history))
+    pages += [player_page(site.people[pid], entries, points) for pid, entries in history.items()]
+    pages += [content_page(p) for p in site.pages]
     return pages
 
 
-def _archive(summaries: list[EventSummary]) -> list[tuple[int, list[tuple[str, list[EventSummary]]]]]:
+# ---------------------------------------------------------------- one unit each
+
+
+def home_page(site: Site, summaries: list[EventSummary], rankings: list[GameRanking]) -> Page:
+    return Page("", "home.html", {"latest": summaries[: site.config.latest_events],
+                                  "total_events": len(summaries), "text": site.home_text,
+                                  "rankings": rankings}, "home")
+
+
+def archive_page(summaries: list[EventSummary]) -> Page:
     """Events by year (newest first), then by game (alphabetical by the game's name)."""
     years: dict[int, dict[str, list[EventSummary]]] = defaultdict(lambda: defaultdict(list))
     for summary in summaries:
         years[summary.date.year][summary.game_title].append(summary)
-    return [(year, sorted(games.items())) for year, games in sorted(years.items(), reverse=True)]
+    grouped = [(year, sorted(games.items())) for year, games in sorted(years.items(), reverse=True)]
+    return Page("events/", "events.html", {"years": grouped}, "archive")
 
 
-def _event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage | None,
-                 warnings: list[Problem]) -> list[Page]:
+def not_found_page() -> Page:
+    return Page("404.html", "404.html", {}, "404", in_sitemap=False)
+
+
+def content_page(page: ContentPage) -> Page:
+    return Page(page.url, "page.html", {"content": page}, f"content:{page.path}")
+
+
+def event_warnings(problems: list[Problem], folder: str) -> list[Problem]:
+    return [p for p in problems if p.path.startswith(folder + "/")]
+
+
+def event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage | None,
+                warnings: list[Problem]) -> list[Page]:
     slug = scored.event.slug
-    inputs = frozenset({f"event:{slug}", f"content:content/events/{slug}.md"})
+    unit = f"event:{slug}"
     base = {"event": scored, "summary": summary}
     pages = [
         Page(f"events/{slug}/", "event.html", {**base, "report": report, "warnings": warnings},
-             inputs),
-        Page(f"events/{slug}/standings.json", None, inputs=inputs, in_sitemap=False,
+             unit),
+        Page(f"events/{slug}/standings.json", None, unit=unit, in_sitemap=False,
              data=partial(standings_json, scored, scored.standings)),
     ]
     for index, round_ in enumerate(scored.rounds):
         neighbours = {"previous": scored.rounds[index - 1] if index else None,
                       "next": scored.rounds[index + 1] if index + 1 < len(scored.rounds) else None}
         pages.append(Page(f"events/{slug}/round-{round_.number}/", "round.html",
-                          {**base, "round": round_, **neighbours}, inputs))
-        pages.append(Page(f"events/{slug}/round-{round_.number}/standings.json", None, inputs=inputs,
+                          {**base, "round": round_, **neighbours}, unit))
+        pages.append(Page(f"events/{slug}/round-{round_.number}/standings.json", None, unit=unit,
                           in_sitemap=False, data=partial(standings_json, scored, round_.standings)))
     if scored.bracket is not None:
         pages.append(Page(f"events/{slug}/bracket/", "bracket.html",
-                          {**base, "bracket": scored.bracket}, inputs))
+                          {**base, "bracket": scored.bracket}, unit))
     return pages
 
 
-def _ranking_pages(rankings: list[GameRanking], site: Site, every_event: frozenset[str]) -> list[Page]:
-    inputs = every_event | {"people", "site"}
+DETAILED_EVENTS = 10
+"""Player pages list every event, and game by game the most recent ones only: a regular's page
+would otherwise grow by a table per event they ever played (megabytes on a phone)."""
+
+
+def ranking_pages(rankings: list[GameRanking], site: Site) -> list[Page]:
     pages = [Page("rankings/", "rankings.html",
-                  {"rankings": rankings, "season": site.config.rankings}, inputs)]
-    pages += [Page(f"rankings/{r.game}.json", None, inputs=inputs, in_sitemap=False,
+                  {"rankings": rankings, "season": site.config.rankings}, "rankings")]
+    pages += [Page(f"rankings/{r.game}.json", None, unit="rankings", in_sitemap=False,
                    data=partial(ranking_json, r, site.config.rankings)) for r in rankings]
     return pages
 
 
-def _player_pages(site: Site, newest_first: list[ScoredEvent], summaries: list[EventSummary],
-                  ranking_points: dict[tuple[str, str], int]) -> list[Page]:
-    history: dict[str, list[tuple[EventSummary, PlayerResult]]] = defaultdict(list)
-    for scored, summary in zip(newest_first, summaries):
+History = list[tuple[EventSummary, PlayerResult]]
+
+
+def histories(events: list[ScoredEvent], summaries: list[EventSummary]) -> dict[str, History]:
+    """Each person's entries, newest event first, people in alphabetical order."""
+    history: dict[str, History] = defaultdict(list)
+    for scored, summary in zip(events, summaries):
         for result in scored.players.values():
             history[result.player.id].append((summary, result))
-    people = [site.people[pid] for pid in sorted(history, key=lambda i: (_sort_key(site.people[i].name), i))]
-    pages = [Page("players/", "players.html",
-                  {"people": [(p, len(history[p.id]), _initial(p.name)) for p in people]},
-                  frozenset(f"event:{s.event.slug}" for s in newest_first) | {"people"})]
-    for person in people:
-        entries = history[person.id]
-        inputs = frozenset(f"event:{summary.slug}" for summary, _ in entries) | {"people"}
-        points = {summary.slug: ranking_points[(summary.slug, person.id)]
-                  for summary, _ in entries if (summary.slug, person.id) in ranking_points}
-        pages.append(Page(f"players/{person.id}/", "player.html",
-                          {"person": person, "entries": entries, "ranking_points": points},
-                          inputs | {"site"}))
-    return pages
+    return history
 
 
-def _sort_key(name: str) -> str:
+def players_index_page(site: Site, history: dict[str, History]) -> Page:
+    people = sorted((site.people[pid] for pid in history), key=lambda p: (sort_key(p.name), p.id))
+    return Page("players/", "players.html",
+                {"people": [(p, len(history[p.id]), _initial(p.name)) for p in people]}, "players")
+
+
+def player_page(person: Person, entries: History, ranking_points: dict[tuple[str, str], int]) -> Page:
+    points = {summary.slug: ranking_points[(summary.slug, person.id)]
+              for summary, _ in entries if (summary.slug, person.id) in ranking_points}
+    return Page(f"players/{person.id}/", "player.html",
+                {"person": person, "entries": entries, "ranking_points": points,
+                 "detailed": entries[:DETAILED_EVENTS]}, f"player:{person.id}")
+
+
+def sort_key(name: str) -> str:
     """Alphabetical the way readers expect: 'Élodie' with the Es, case ignored."""
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     return (folded or name).casefold()
 
 
 def _initial(name: str) -> str:
-    first = _sort_key(name)[:1].upper()
+    first = sort_key(name)[:1].upper()
     return first if first.isalpha() else "#"
 
 

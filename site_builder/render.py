@@ -7,7 +7,6 @@ and `<b>Bob</b>` must show as text. Templates get plain objects and only format 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -130,11 +129,12 @@ class Renderer:
         return dict(sorted(files.items()))
 
     def _asset_url(self, name: str) -> str:
-        """A static file's URL with a content hash, so browsers never keep a stale stylesheet."""
+        """A static file's URL. No content hash in it on purpose: a hash would put the stylesheet's
+        bytes into every page, so a one-line CSS edit would rewrite the whole site (and its
+        incremental rebuild); GitHub Pages revalidates within ten minutes anyway."""
         if name not in self.static:
             raise TemplateError(f"asset('{name}'): no static/{name} in the theme")
-        digest = hashlib.sha256(self.static[name]).hexdigest()[:10]
-        return self.config.base_url.page(f"static/{name}") + f"?v={digest}"
+        return self.config.base_url.page(f"static/{name}")
 
     def render(self, page: Page) -> bytes:
         if page.template is None:
