@@ -6,13 +6,15 @@ PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # apt needs root; use sudo when we are not root and it exists.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
 
-.PHONY: help site serve check test chromium clean
+.PHONY: help site serve watch check test bench chromium clean
 
 help:
 	@echo "make site   build the demo site into _site/ (sets up .venv on first use)"
-	@echo "make serve  build and preview it on http://127.0.0.1:8000/"
+	@echo "make serve  build, preview on http://127.0.0.1:8000/ and rebuild as files change"
+	@echo "make watch  the same without the server (rebuilds _site/ as files change)"
 	@echo "make check  validate the data without building"
 	@echo "make test   install test tools (and Debian's chromium) and run the tests"
+	@echo "make bench  time a full build and a watch-mode rebuild on a 1,000-event archive"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +33,9 @@ site: $(VENV)/.installed
 serve: $(VENV)/.installed
 	$(BIN)/site-builder serve --source .
 
+watch: $(VENV)/.installed
+	$(BIN)/site-builder watch --source .
+
 check: $(VENV)/.installed
 	$(BIN)/site-builder check --source .
 
@@ -43,6 +48,10 @@ chromium:
 
 test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest
+
+# Writes bench/results.json; the synthetic archive is generated once into bench/archive/.
+bench: $(VENV)/.installed
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf _site .pytest_cache

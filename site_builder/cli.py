@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import __version__
 from .build import BuildResult, build, check
-from .problems import DataError, Problem, SiteError
+from .problems import DataError, Problem, ProblemLog, SiteError
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -61,13 +61,24 @@ def _parser() -> argparse.ArgumentParser:
     common(check_cmd)
     check_cmd.set_defaults(run=_run_check, out=None)
 
-    serve_cmd = commands.add_parser("serve", help="build, then serve the site on 127.0.0.1")
-    common(serve_cmd)
-    serve_cmd.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
+    def watching(sub: argparse.ArgumentParser) -> None:
+        common(sub)
+        sub.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
+        sub.add_argument("--base-url", metavar="URL", help="as for build")
+
+    watch_cmd = commands.add_parser(
+        "watch", help="build, then rebuild what changed whenever data/, content/, themes/ or "
+                      "site.toml change")
+    watching(watch_cmd)
+    watch_cmd.set_defaults(run=_run_watch)
+
+    serve_cmd = commands.add_parser(
+        "serve", help="watch, and serve the site on 127.0.0.1 with pages that reload themselves")
+    watching(serve_cmd)
     serve_cmd.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     serve_cmd.add_argument("--host", default="127.0.0.1",
                            help="address to listen on (default: 127.0.0.1, this computer only)")
-    serve_cmd.set_defaults(run=_run_serve, base_url=None)
+    serve_cmd.set_defaults(run=_run_serve)
     return parser
 
 
@@ -97,12 +108,68 @@ def _run_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _run_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+def _run_watch(args: argparse.Namespace) -> int:
+    return _watch_loop(args, None)
 
-    result = build(Path(args.source), Path(args.out), None, args.strict)
-    _print_problems(result.problems, args.source)
-    return serve(Path(args.out), result.site.config.base_url.path, args.host, args.port)
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .serve import LiveState, make_server
+
+    config = load_config(Path(args.source), ProblemLog()).with_base_url(args.base_url)
+    live = LiveState(config.base_url.path)
+    server = make_server(Path(args.out), config.base_url.path, args.host, args.port, live)
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{shown_host}:{server.server_address[1]}{config.base_url.path}"
+    return _watch_loop(args, (server, live, url))
+
+
+def _watch_loop(args: argparse.Namespace, serving) -> int:
+    """Build, then rebuild on every burst of changes until Ctrl-C; serve too if asked."""
+    import threading
+
+    from .project import Project
+    from .watch import Watcher
+
+    project = Project(Path(args.source), Path(args.out), args.base_url)
+    shown: set[Problem] = set()
+
+    def report(result) -> None:
+        problems = result.problems
+        fresh = [p for p in problems if p.is_error or p not in shown]
+        _print_problems(fresh, args.source)
+        shown.clear()
+        shown.update(problems)
+        print(result.line(), file=sys.stderr, flush=True)
+        if serving:
+            serving[1].publish(result.changed_urls, problems)
+
+    report(project.build_all())
+
+    def rebuild(batch: list[str]) -> None:
+        try:
+            report(project.rebuild(batch))
+        except SiteError as exc:  # a broken theme template, say: keep watching
+            print(f"site-builder: {exc}", file=sys.stderr, flush=True)
+
+    watcher = Watcher(Path(args.source), rebuild)
+    watcher.start()
+    if serving:
+        server, live, url = serving
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        print(f"Serving {args.out}/ at {url}  (pages reload themselves; Ctrl-C to stop)",
+              file=sys.stderr, flush=True)
+    print("Watching data/, content/, themes/ and site.toml for changes.", file=sys.stderr,
+          flush=True)
+    try:
+        threading.Event().wait()
+    finally:
+        watcher.stop()
+        if serving:
+            serving[1].close()
+            serving[0].shutdown()
+            serving[0].server_close()
+    return EXIT_OK
 
 
 def _print_problems(problems: list[Problem], source: str) -> None:
@@ -120,7 +187,8 @@ def _print_summary(result: BuildResult, source: str, out: str, seconds: float) -
     options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
                       if value not in (".", "_site"))
     print(f"Preview: {_invocation()} serve{options}  →  "
-          f"http://127.0.0.1:8000{result.site.config.base_url.path}", file=sys.stderr)
+          f"http://127.0.0.1:8000{result.site.config.base_url.path}  (rebuilds as you edit)",
+          file=sys.stderr)
 
 
 def _invocation() -> str:

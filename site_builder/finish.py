@@ -11,7 +11,7 @@ from .write import MARKER
 
 def sitemap(config: SiteConfig, pages: list[Page]) -> bytes:
     """sitemap.xml of every HTML page, sorted; absolute URLs when base_url is a full URL."""
-    urls = sorted(config.base_url.absolute(p.url) for p in pages if p.in_sitemap)
+    urls = sorted({config.base_url.absolute(p.url) for p in pages if p.in_sitemap})
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     lines += [f"  <url><loc>{escape(url)}</loc></url>" for url in urls]

@@ -238,34 +238,48 @@ def _check_registered(event: Event, log: ProblemLog) -> None:
 
 
 def _assign_ids(events: list[Event], directory: Directory, log: ProblemLog) -> dict[str, Person]:
-    """Give every name of every event its person id; two spellings of one person in one event
-    are an error, since the event would count them as two players."""
-    people: dict[str, Person] = {}
-    for event in events:  # oldest first, so a person's display name is their latest spelling
-        first_seen: dict[str, tuple[str, int]] = {}
-        for reg in event.registrations:
-            first_seen.setdefault(reg.name, (f"{event.folder}/{REGISTRATIONS_FILE}", reg.line))
-        for round_ in event.rounds:
-            for row in round_.rows:
-                first_seen.setdefault(row.player, (round_.path, row.line))
-        owner: dict[str, str] = {}
-        for name, (path, line) in first_seen.items():
+    for event in events:
+        assign_event_ids(event, directory, log)
+    return people_of(events, directory)
+
+
+def assign_event_ids(event: Event, directory: Directory, log: ProblemLog) -> None:
+    """Give every name in the event its person id (`event.players`). Two spellings of one
+    person in one event are an error, since the event would count them as two players.
+    Officials (judges, a coordinator) get ids too — some games give them points — and an
+    official who also played is simply the same person."""
+    first_seen: dict[str, tuple[str, int]] = {}
+    for reg in event.registrations:
+        first_seen.setdefault(reg.name, (f"{event.folder}/{REGISTRATIONS_FILE}", reg.line))
+    for round_ in event.rounds:
+        for row in round_.rows:
+            first_seen.setdefault(row.player, (round_.path, row.line))
+    owner: dict[str, str] = {}
+    for name, (path, line) in first_seen.items():
+        person_id = directory.id_for(name)
+        if person_id in owner and owner[person_id] != name:
+            log.error(path, line,
+                      f"'{name}' and '{owner[person_id]}' stand for the same person (id "
+                      f"'{person_id}'): use one spelling within an event, or give them different "
+                      f"ids in {PLAYERS_FILE}")
+            continue
+        owner[person_id] = name
+        event.players[name] = PlayerRef(name, person_id)
+    for name in event.info.judges + tuple(getattr(event.options, "officials", ())):
+        if name not in event.players:
             person_id = directory.id_for(name)
-            if person_id in owner and owner[person_id] != name:
-                other = owner[person_id]
-                log.error(path, line,
-                          f"'{name}' and '{other}' stand for the same person (id '{person_id}'): "
-                          f"use one spelling within an event, or give them different ids in "
-                          f"{PLAYERS_FILE}")
-                continue
-            owner[person_id] = name
-            event.players[name] = PlayerRef(name, person_id)
-            people[person_id] = Person(person_id, directory.names.get(person_id, name))
-        # Officials (judges, a coordinator) are people too: some games give them points. An
-        # official who also played is simply the same person, so no spelling conflict applies.
-        for name in event.info.judges + tuple(getattr(event.options, "officials", ())):
-            if name not in event.players:
-                person_id = directory.id_for(name)
-                event.players[name] = PlayerRef(owner.get(person_id, name), person_id)
-                people.setdefault(person_id, Person(person_id, directory.names.get(person_id, name)))
-    return dict(sorted(people.items()))
+            event.players[name] = PlayerRef(owner.get(person_id, name), person_id)
+            event.official_names.add(name)
+
+
+def people_of(events: list[Event], directory: Directory) -> dict[str, Person]:
+    """Everyone in the events, by id. A person's name is their data/players.csv name, else the
+    spelling of the most recent event they played in, else of the most recent they officiated."""
+    best: dict[str, tuple] = {}
+    for event in events:
+        for name, ref in event.players.items():
+            rank = (name not in event.official_names, event.info.date, event.slug)
+            if ref.id not in best or rank > best[ref.id][0]:
+                best[ref.id] = (rank, name)
+    return {pid: Person(pid, directory.names.get(pid, name))
+            for pid, (_, name) in sorted(best.items())}

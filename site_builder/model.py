@@ -67,6 +67,8 @@ class Event:
     registrations: tuple[Registration, ...] = ()
     players: dict[str, PlayerRef] = field(default_factory=dict)
     """Every name written in the event's files, to the person it stands for."""
+    official_names: set[str] = field(default_factory=set)
+    """Names in `players` that only officiated (judges, a coordinator who did not play)."""
     key_lines: dict[str, int] = field(default_factory=dict)
     """The line of each key in event.toml, so later warnings can point at it."""
 
@@ -91,7 +93,7 @@ class ContentPage:
     markdown: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Person:
     """Someone who played in one or more events, keyed by a stable id."""
 

@@ -17,7 +17,7 @@ from typing import Any
 from .jsonfile import dump_json
 from .model import ContentPage, Person, Site
 from .problems import Problem
-from .rankings import GameRanking, build_rankings, points_by_event, ranking_json
+from .rankings import GameRanking, RankingIndex, build_rankings, ranking_json
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent, Standings, as_json_number
 
@@ -71,7 +71,7 @@ def newest_first(scored: list[ScoredEvent]) -> list[ScoredEvent]:
     return sorted(scored, key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
 
 
-def site_rankings(site: Site, scored: list[ScoredEvent]) -> list[GameRanking]:
+def site_rankings(site: Site, scored: list[ScoredEvent]) -> tuple[list[GameRanking], RankingIndex]:
     titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
     return build_rankings(scored, site.people, titles, site.config.rankings)
 
@@ -84,15 +84,15 @@ def plan_site(site: Site, scored: list[ScoredEvent], problems: list[Problem]) ->
     """
     events = newest_first(scored)
     summaries = [summarize(s) for s in events]
-    rankings = site_rankings(site, scored)
+    rankings, index = site_rankings(site, scored)
     pages = [home_page(site, summaries, rankings), archive_page(summaries), not_found_page()]
     for event, summary in zip(events, summaries):
         pages += event_pages(event, summary, site.reports.get(event.event.slug),
                              event_warnings(problems, event.event.folder))
     pages += ranking_pages(rankings, site)
     history = histories(events, summaries)
-    points = points_by_event(rankings)
-    pages.append(players_index_page(site, history))
+    points = index.points
+    pages.append(players_index_page(site, {pid: len(entries) for pid, entries in history.items()}))
     pages += [player_page(site.people[pid], entries, points) for pid, entries in history.items()]
     pages += [content_page(p) for p in site.pages]
     return pages
@@ -177,10 +177,11 @@ def histories(events: list[ScoredEvent], summaries: list[EventSummary]) -> dict[
     return history
 
 
-def players_index_page(site: Site, history: dict[str, History]) -> Page:
-    people = sorted((site.people[pid] for pid in history), key=lambda p: (sort_key(p.name), p.id))
+def players_index_page(site: Site, events_played: dict[str, int]) -> Page:
+    """Everyone with a history, alphabetically, with their number of events."""
+    people = sorted((site.people[pid] for pid in events_played), key=lambda p: (sort_key(p.name), p.id))
     return Page("players/", "players.html",
-                {"people": [(p, len(history[p.id]), _initial(p.name)) for p in people]}, "players")
+                {"people": [(p, events_played[p.id], _initial(p.name)) for p in people]}, "players")
 
 
 def player_page(person: Person, entries: History, ranking_points: dict[tuple[str, str], int]) -> Page:

@@ -3,46 +3,123 @@
 As TSR did for SPELLFIRE: a running total per person (officials' points included), with the
 number of events, the best finish and each event's contribution. Which events count is the
 season in site.toml's [rankings]; an event counts only if its ruleset says it is ranked (a
-SPELLFIRE event needs 9 players, for instance).
+SPELLFIRE event needs 9 players, for instance) and it is final.
+
+`RankingIndex` keeps the rankings as events come and go: a full build adds every event, a watch
+rebuild swaps one. Rows of people an event does not touch stay the same objects, so their
+rendered HTML and JSON are reused.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
+import datetime as dt
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from .config import RankingsConfig
-from .jsonfile import dump_json
 from .model import Person
 from .rules.base import RankingEntry, ScoredEvent
 from .rules.tiebreaks import shared_ranks
 
+RECENT_CONTRIBUTIONS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class EventRef:
+    """An event as the rankings page names it."""
+
+    slug: str
+    date: dt.date
+    title: str
+    subtitle: str
+
+    @property
+    def label(self) -> str:
+        return self.subtitle or self.title
+
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
-    event: ScoredEvent
+    event: EventRef
     entry: RankingEntry
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    """What a rankings row shows besides its rank, as a hashable value (ranks shift when anyone's
+    total changes, so the rank is kept out and the rest of the row is reused)."""
+
+    person: Person
+    points: int
+    events: int
+    best_finish: str
+    best_slug: str
+    best_label: str
+    recent: tuple[tuple[str, str, str, int], ...]
+    """The most recent contributions: (event slug, event title, finish, points)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A person's place in one game's ranking, without the rank."""
+
+    person: Person
+    contributions: tuple[Contribution, ...]
+    """Newest first."""
+    points: int = 0
+    line: RankingLine | None = None
+    json_rest: str = ""
+    """The JSON of the row after its rank: reused while the row is unchanged."""
+
+    @classmethod
+    def of(cls, person: Person, contributions: tuple[Contribution, ...]) -> Standing:
+        points = sum(c.entry.points for c in contributions)
+        best = _best(contributions)
+        recent = tuple((c.event.slug, c.event.title, c.entry.finish, c.entry.points)
+                       for c in contributions[:RECENT_CONTRIBUTIONS])
+        line = RankingLine(person, points, len(contributions), best.entry.finish, best.event.slug,
+                           best.event.label, recent)
+        rest = {"player": person.name, "player_id": person.id, "points": points,
+                "events": len(contributions), "best_finish": best.entry.finish,
+                "contributions": [{"event": c.event.slug, "points": c.entry.points,
+                                   "finish": c.entry.finish, "role": c.entry.role}
+                                  for c in contributions]}
+        return cls(person, contributions, points, line, _compact(rest)[1:])
+
+
+def _best(contributions: tuple[Contribution, ...]) -> Contribution:
+    """The best place played (lowest rank, earliest event on ties), else the latest role."""
+    played = [c for c in contributions if c.entry.rank is not None]
+    if not played:
+        return contributions[0]
+    return min(reversed(played), key=lambda c: c.entry.rank)
 
 
 @dataclass(frozen=True, slots=True)
 class RankingRow:
     rank: int
-    person: Person
-    points: int
-    contributions: tuple[Contribution, ...]
-    """Newest first."""
+    standing: Standing
+
+    @property
+    def person(self) -> Person:
+        return self.standing.person
+
+    @property
+    def points(self) -> int:
+        return self.standing.points
+
+    @property
+    def line(self) -> RankingLine:
+        return self.standing.line
+
+    @property
+    def contributions(self) -> tuple[Contribution, ...]:
+        return self.standing.contributions
 
     @property
     def events(self) -> int:
-        return len(self.contributions)
-
-    @property
-    def best(self) -> Contribution:
-        """The best place played (lowest rank, earliest event on ties), else the latest role."""
-        played = [c for c in self.contributions if c.entry.rank is not None]
-        if not played:
-            return self.contributions[0]
-        return min(reversed(played), key=lambda c: c.entry.rank)
+        return len(self.standing.contributions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,66 +127,120 @@ class GameRanking:
     game: str
     title: str
     rows: tuple[RankingRow, ...]
-    counted: tuple[ScoredEvent, ...]
-    left_out: tuple[tuple[ScoredEvent, str], ...]
+    counted: tuple[EventRef, ...]
+    left_out: tuple[tuple[EventRef, str], ...]
     """Events of the game that do not count, with the reason."""
 
 
-def build_rankings(scored: list[ScoredEvent], people: dict[str, Person], titles: dict[str, str],
-                   config: RankingsConfig) -> list[GameRanking]:
-    """One ranking per game that has events, games in alphabetical order of their title."""
-    by_game: dict[str, list[ScoredEvent]] = defaultdict(list)
-    for event in sorted(scored, key=lambda s: (s.event.info.date, s.event.slug), reverse=True):
-        by_game[event.event.info.game].append(event)
-    rankings = []
-    for game in sorted(by_game, key=lambda g: titles[g]):
-        counted, left_out = [], []
-        for event in by_game[game]:
-            if not config.counts(event.event.info.date):
-                left_out.append((event, f"outside the season ({config.describe()})"))
-            elif event.ranking is None:
-                left_out.append((event, event.ranking_note or "not ranked"))
-            elif not event.complete:
-                left_out.append((event, "still in progress"))
-            else:
-                counted.append(event)
-        rankings.append(GameRanking(game, titles[game], _rows(counted, people), tuple(counted),
-                                    tuple(left_out)))
-    return rankings
+@dataclass(slots=True)
+class _Game:
+    events: dict[str, tuple[EventRef, str | None]] = field(default_factory=dict)
+    """Slug → (event, why it does not count, or None when it counts)."""
+    contributions: dict[str, dict[str, Contribution]] = field(default_factory=dict)
+    """Person id → event slug → what the event gives them."""
+    standings: dict[str, Standing] = field(default_factory=dict)
 
 
-def _rows(counted: list[ScoredEvent], people: dict[str, Person]) -> tuple[RankingRow, ...]:
-    contributions: dict[str, list[Contribution]] = defaultdict(list)
-    for event in counted:
+class RankingIndex:
+    def __init__(self, config: RankingsConfig, titles: dict[str, str]):
+        self.config, self.titles = config, titles
+        self.games: dict[str, _Game] = {}
+        self.points: dict[tuple[str, str], int] = {}
+        """(event slug, person id) → points that event gives the person toward the ranking."""
+
+    def add(self, event: ScoredEvent) -> set[str]:
+        """Count an event in (if it counts); returns the ids of the people whose row changed."""
+        game = self.games.setdefault(event.event.info.game, _Game())
+        ref = EventRef(event.event.slug, event.event.info.date, event.display_name, event.subtitle)
+        reason = self._reason(event)
+        game.events[ref.slug] = (ref, reason)
+        if reason is not None:
+            return set()
+        touched = set()
         for entry in event.ranking or ():
-            contributions[entry.player.id].append(Contribution(event, entry))
-    totals = {pid: sum(c.entry.points for c in items) for pid, items in contributions.items()}
-    order = sorted(totals, key=lambda pid: (-totals[pid], people[pid].name.casefold(), pid))
-    ranks = shared_ranks([(totals[pid],) for pid in order])
-    return tuple(RankingRow(rank, people[pid], totals[pid], tuple(contributions[pid]))
-                 for rank, pid in zip(ranks, order))
+            game.contributions.setdefault(entry.player.id, {})[ref.slug] = Contribution(ref, entry)
+            self.points[(ref.slug, entry.player.id)] = entry.points
+            touched.add(entry.player.id)
+        return touched
+
+    def remove(self, event: ScoredEvent) -> set[str]:
+        game = self.games.get(event.event.info.game)
+        if game is None or game.events.pop(event.event.slug, None) is None:
+            return set()
+        touched = set()
+        for pid in [pid for pid, items in game.contributions.items() if event.event.slug in items]:
+            del game.contributions[pid][event.event.slug]
+            self.points.pop((event.event.slug, pid), None)
+            touched.add(pid)
+        if not game.events:
+            del self.games[event.event.info.game]
+        return touched
+
+    def inputs(self, event: ScoredEvent) -> tuple:
+        """What the rankings read from an event: its name and date, why it does not count, and
+        its entries only when it does (an event in progress changes nothing here)."""
+        reason = self._reason(event)
+        return (event.event.info.game, event.event.info.date, event.display_name, event.subtitle,
+                reason, event.ranking if reason is None else None)
+
+    def _reason(self, event: ScoredEvent) -> str | None:
+        if not self.config.counts(event.event.info.date):
+            return f"outside the season ({self.config.describe()})"
+        if event.ranking is None:
+            return event.ranking_note or "not ranked"
+        if not event.complete:
+            return "still in progress"
+        return None
+
+    def refresh(self, ids: set[str], people: Callable[[str], Person]) -> None:
+        """Rebuild the rows of these people (their contributions or their name changed)."""
+        for game in self.games.values():
+            for pid in ids:
+                items = game.contributions.get(pid)
+                if items:
+                    ordered = tuple(sorted(items.values(), key=lambda c: (c.event.date, c.event.slug),
+                                           reverse=True))
+                    game.standings[pid] = Standing.of(people(pid), ordered)
+                else:
+                    game.contributions.pop(pid, None)
+                    game.standings.pop(pid, None)
+
+    def rankings(self) -> list[GameRanking]:
+        """One ranking per game that has events, games in alphabetical order of their title."""
+        result = []
+        for name in sorted(self.games, key=lambda g: self.titles[g]):
+            game = self.games[name]
+            order = sorted(game.standings.values(),
+                           key=lambda s: (-s.points, s.person.name.casefold(), s.person.id))
+            ranks = shared_ranks([(s.points,) for s in order])
+            events = sorted(game.events.values(), key=lambda e: (e[0].date, e[0].slug), reverse=True)
+            result.append(GameRanking(
+                name, self.titles[name], tuple(RankingRow(r, s) for r, s in zip(ranks, order)),
+                tuple(ref for ref, reason in events if reason is None),
+                tuple((ref, reason) for ref, reason in events if reason is not None)))
+        return result
 
 
-def points_by_event(rankings: list[GameRanking]) -> dict[tuple[str, str], int]:
-    """(event slug, person id) → points that event gives the person toward the ranking."""
-    return {(c.event.event.slug, row.person.id): c.entry.points
-            for ranking in rankings for row in ranking.rows for c in row.contributions}
+def build_rankings(scored: list[ScoredEvent], people: dict[str, Person], titles: dict[str, str],
+                   config: RankingsConfig) -> tuple[list[GameRanking], RankingIndex]:
+    index = RankingIndex(config, titles)
+    touched: set[str] = set()
+    for event in scored:
+        touched |= index.add(event)
+    index.refresh(touched, people.__getitem__)
+    return index.rankings(), index
 
 
 def ranking_json(ranking: GameRanking, config: RankingsConfig) -> str:
-    payload = {
-        "game": ranking.game,
-        "title": config.title,
-        "season": {"from": config.start.isoformat() if config.start else None,
-                   "until": config.end.isoformat() if config.end else None},
-        "events": [e.event.slug for e in ranking.counted],
-        "rankings": [
-            {"rank": row.rank, "player": row.person.name, "player_id": row.person.id,
-             "points": row.points, "events": row.events, "best_finish": row.best.entry.finish,
-             "contributions": [{"event": c.event.event.slug, "points": c.entry.points,
-                                "finish": c.entry.finish, "role": c.entry.role}
-                               for c in row.contributions]}
-            for row in ranking.rows
-        ],
-    }
-    return dump_json(payload)
+    """The JSON twin of a game's ranking; each row's JSON after its rank is made once per row."""
+    head = {"game": ranking.game, "title": config.title,
+            "season": {"from": config.start.isoformat() if config.start else None,
+                       "until": config.end.isoformat() if config.end else None},
+            "events": [ref.slug for ref in ranking.counted]}
+    rows = ",".join(f'{{"rank":{row.rank},{row.standing.json_rest}' for row in ranking.rows)
+    return f'{_compact(head)[:-1]},"rankings":[{rows}]}}\n'
+
+
+def _compact(payload: dict) -> str:
+    """As jsonfile.dump_json writes, without its final newline (rows are joined into a file)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))

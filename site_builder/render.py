@@ -104,11 +104,27 @@ class Renderer:
         )
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()
+        self._fragments: dict[tuple[str, Any], Markup] = {}
         self.env.filters.update(dec3=decimals, exact=exact_text, long_date=long_date,
-                                short_date=short_date, cells=row_cells,
+                                short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 markdown=self._markdown, markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,
                                 nav=[p for p in nav if p.url.count("/") == 1])
+
+    FRAGMENT_CACHE_LIMIT = 300_000
+
+    def _fragment(self, item: Any, template: str) -> Markup:
+        """`template` rendered with `item`, remembered by value: long lists (a regular's history,
+        the rankings, the archive) re-render only the rows whose data changed. Items are frozen,
+        hashable view objects; the cache belongs to this renderer, which a theme edit replaces."""
+        key = (template, item)
+        cached = self._fragments.get(key)
+        if cached is None:
+            cached = Markup(self.env.get_template(template).render(item=item))
+            if len(self._fragments) >= self.FRAGMENT_CACHE_LIMIT:
+                self._fragments.clear()
+            self._fragments[key] = cached
+        return cached
 
     def _markdown(self, text: str) -> Markup:
         return Markup(self.markdown.render(text))

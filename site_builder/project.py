@@ -1,0 +1,440 @@
+"""A site kept in memory between rebuilds, for `watch` and `serve`.
+
+A change to one event's files reloads, re-scores and re-plans that event alone, then re-renders
+the pages whose inputs actually changed: its own pages, the archive and home entries, the
+rankings, and the pages of its players. Every page is made by the same functions as a full build
+(plan.py's per-unit builders), and a file whose bytes did not change is not rewritten, so the
+output is always byte-identical to a fresh full build.
+
+Data with errors is never applied: the event (or the whole site, for site-wide files) keeps its
+last good version on disk until the errors are fixed.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .build import check
+from .content import load_content
+from .finish import extra_files
+from .load import EVENTS_DIR, assign_event_ids, load_event
+from .model import Event, Person, Site
+from .people import Directory, load_directory
+from .plan import (EventSummary, Page, archive_page, content_page, event_pages, event_warnings,
+                   home_page, newest_first, not_found_page, plan_site, player_page,
+                   players_index_page, ranking_pages, site_rankings, summarize)
+from .problems import DataError, Problem, ProblemLog, SiteError, sorted_problems
+from .rankings import RankingIndex
+from .render import Renderer
+from .write import check_output_folder, write_site
+from .rules import RULESETS
+from .rules.base import PlayerResult, ScoredEvent
+from .templates import pages_using
+
+SITE_WIDE = ("site.toml", "data/players.csv")
+
+
+@dataclass(slots=True)
+class EventState:
+    event: Event
+    scored: ScoredEvent
+    summary: EventSummary
+    problems: list[Problem]
+    """The warnings of the event's files (an event with errors is never in the state)."""
+    results: dict[str, PlayerResult] = field(default_factory=dict)
+    """Person id → their result in this event."""
+    names: dict[str, tuple[bool, str]] = field(default_factory=dict)
+    """Person id → (played here, the name written here): the inputs of their display name."""
+
+    def __post_init__(self) -> None:
+        self.results = {r.player.id: r for r in self.scored.players.values()}
+        for name, ref in self.event.players.items():
+            candidate = (name not in self.event.official_names, name)
+            if ref.id not in self.names or candidate[0] > self.names[ref.id][0]:
+                self.names[ref.id] = candidate
+
+
+@dataclass(slots=True)
+class Report:
+    """What one rebuild did, for the terminal line and the browsers."""
+
+    changed: list[str]
+    rendered: int = 0
+    written: int = 0
+    deleted: int = 0
+    seconds: float = 0.0
+    problems: list[Problem] = field(default_factory=list)
+    """Every current error (applied nowhere) and warning of the site."""
+    changed_urls: set[str] = field(default_factory=set)
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase (load and score, plan, render, write), for the benchmark."""
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.is_error]
+
+    def line(self) -> str:
+        what = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more"
+                                                if len(self.changed) > 3 else "")
+        if self.errors:
+            return (f"{what}: {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}, "
+                    f"nothing of it applied; the last good site stays ({self.seconds:.2f}s)")
+        return (f"{what}: {self.rendered} page{'s' if self.rendered != 1 else ''} rendered, "
+                f"{self.written} file{'s' if self.written != 1 else ''} written"
+                + (f", {self.deleted} deleted" if self.deleted else "") + f" in {self.seconds:.2f}s")
+
+
+class Project:
+    def __init__(self, source: Path, out: Path, base_url: str | None = None):
+        self.source, self.out, self.base_url = source, out, base_url
+        self.site: Site | None = None
+        self.directory = Directory()
+        self.events: dict[str, EventState] = {}
+        self.blocked: dict[str, list[Problem]] = {}
+        """Scope ("site" or an event slug) → the problems that keep its changes out."""
+        self.site_problems: list[Problem] = []
+        self.renderer: Renderer | None = None
+        self.pages: dict[str, Page] = {}
+        self.digests: dict[str, str] = {}
+        self.rankings: list = []
+        self.ranking_index: RankingIndex | None = None
+        """Kept between rebuilds: an event change swaps that event's entries in and out."""
+        self.named_in: dict[str, set[str]] = {}
+        """Person id → the events naming them (players and officials), for display names."""
+        self.results_in: dict[str, set[str]] = {}
+        """Person id → the events giving them a result, for their history page."""
+        self._sitemap_urls: frozenset[str] = frozenset()
+        self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="site-builder-write")
+        self._folders: set[Path] = set()
+
+    # ---------------------------------------------------------------- whole site
+
+    def build_all(self, changed: list[str] | None = None) -> Report:
+        """Load, score and render everything (the start, and site-wide changes)."""
+        started = time.perf_counter()
+        report = Report(changed or ["the whole site"])
+        first = self.site is None
+        try:
+            result = check(self.source, self.base_url)
+            if first:
+                check_output_folder(self.source, self.out)
+            self._adopt(result.site, result.scored, result.problems)
+            if first:  # the whole site at once, swapped in like a build (warming the caches)
+                files = self._render_everything(report)
+                write_site(self.out, files)
+                self.digests = {path: _digest(data) for path, data in files.items()}
+                report.written = len(files)
+            else:
+                self._render(set(), report, replan=False)
+            self.blocked.pop("site", None)
+        except DataError as exc:
+            self.blocked["site"] = exc.problems
+        except SiteError as exc:
+            self.blocked["site"] = [Problem("site.toml", None, str(exc))]
+        report.problems = self.problems()
+        report.seconds = time.perf_counter() - started
+        # Everything loaded so far stays for the whole session: move it out of the cyclic garbage
+        # collector's sight, or its full passes over millions of objects stall later rebuilds.
+        gc.collect()
+        gc.freeze()
+        return report
+
+    def _adopt(self, site: Site, scored: list[ScoredEvent], problems: list[Problem]) -> None:
+        self.site = site
+        self.directory = load_directory(self.source, ProblemLog())
+        self.renderer = Renderer(self.source, site.config, site.pages)
+        self.events = {}
+        for event in scored:
+            self.events[event.event.slug] = EventState(
+                event.event, event, summarize(event), event_warnings(problems, event.event.folder))
+        folders = {e.folder for e in site.events}
+        self.site_problems = [p for p in problems
+                              if not any(p.path.startswith(f + "/") for f in folders)]
+        self.rankings, self.ranking_index = site_rankings(site, scored)
+        self.named_in, self.results_in = {}, {}
+        for state in self.events.values():
+            self._index(state, add=True)
+        self.pages = {page.url: page for page in self._plan_all()}
+
+    def _render_everything(self, report: Report) -> dict[str, bytes]:
+        files = {page.output_path: self.renderer.render(page) for page in self.pages.values()}
+        report.rendered = len(files)
+        files.update(self.renderer.static_outputs())
+        self._sitemap_urls = frozenset(url for url, page in self.pages.items() if page.in_sitemap)
+        files.update(extra_files(self.site.config, list(self.pages.values())))
+        return files
+
+    def problems(self) -> list[Problem]:
+        current = list(self.site_problems)
+        for state in self.events.values():
+            current += state.problems
+        for problems in self.blocked.values():
+            current += problems
+        return sorted_problems(list(dict.fromkeys(current)))
+
+    # ---------------------------------------------------------------- a batch of changes
+
+    def rebuild(self, changed: list[str]) -> Report:
+        """Apply changed source paths (relative, with /) and rewrite what they touch."""
+        if self.site is None or any(c in SITE_WIDE for c in changed) or "site" in self.blocked:
+            return self.build_all(changed)
+        started = time.perf_counter()
+        report = Report(changed)
+        slugs = sorted({c.split("/")[2] for c in changed if c.startswith(EVENTS_DIR + "/")})
+        touched: set[str] = set()
+        clock = time.perf_counter()
+        for slug in slugs:
+            touched |= self._reload_event(slug)
+        report.phases["load and score"] = time.perf_counter() - clock
+        if any(c.startswith("content/") for c in changed):
+            touched |= self._reload_content()
+        themes = [c for c in changed if c.startswith("themes/")]
+        if themes:
+            touched |= self._reload_theme(themes, report)
+        self._render(touched, report)
+        report.problems = self.problems()
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _reload_event(self, slug: str) -> set[str]:
+        """Reload one event folder; returns the units to re-plan (none if it has errors)."""
+        folder = self.source / EVENTS_DIR / slug
+        log = ProblemLog()
+        event = load_event(self.source, folder, log) if folder.is_dir() else None
+        if event is not None:
+            assign_event_ids(event, self.directory, log)
+        if log.has_errors():
+            self.blocked[slug] = log.problems
+            return set()
+        self.blocked.pop(slug, None)
+        old = self.events.pop(slug, None)
+        if old is None and event is None:
+            return set()  # not an event folder (a stray file in data/events, say)
+        if old is not None:
+            self._index(old, add=False)
+        if event is not None:
+            scored = RULESETS[event.info.game].score(event)
+            self.events[slug] = EventState(event, scored, summarize(scored),
+                                           sorted_problems(log.problems + list(scored.warnings)))
+            self._index(self.events[slug], add=True)
+        self._sync_site_events()
+        return self._units_after_event_change(old, self.events.get(slug))
+
+    def _index(self, state: EventState, add: bool) -> None:
+        slug = state.event.slug
+        for index, ids in ((self.named_in, {r.id for r in state.event.players.values()}),
+                           (self.results_in, {r.player.id for r in state.scored.players.values()})):
+            for pid in ids:
+                slugs = index.setdefault(pid, set())
+                (slugs.add if add else slugs.discard)(slug)
+                if not slugs:
+                    del index[pid]
+
+    def _sync_site_events(self) -> None:
+        self.site.events = sorted((s.event for s in self.events.values()),
+                                  key=lambda e: (e.info.date, e.slug))
+
+    def _units_after_event_change(self, old: EventState | None, new: EventState | None) -> set[str]:
+        """The units an event's new version touches (old or new is None for an added or removed
+        event), with people and rankings brought up to date on the way."""
+        slug = (new or old).event.slug
+        units = {f"event:{slug}"}
+        summary_changed = old is None or new is None or old.summary != new.summary
+        if summary_changed:
+            units |= {"home", "archive"}
+
+        affected = {ref.id for s in (old, new) if s for ref in s.event.players.values()}
+        before = {pid: self.site.people.get(pid) for pid in affected}
+        self._update_people(affected)
+        renamed = {pid for pid in affected if before[pid] != self.site.people.get(pid)}
+
+        index = self.ranking_index
+        ranking_changed = (old is None or new is None
+                           or index.inputs(old.scored) != index.inputs(new.scored))
+        if ranking_changed or renamed:
+            touched = set()
+            if ranking_changed:
+                touched = (index.remove(old.scored) if old else set()) | \
+                    (index.add(new.scored) if new else set())
+            index.refresh(touched | renamed, self.site.people.__getitem__)
+            self.rankings = index.rankings()
+            units |= {"rankings", "home"}
+
+        # A player's page shows their result, the event's summary line and its ranking points.
+        was = old.results if old else {}
+        now = new.results if new else {}
+        for pid in affected:
+            if summary_changed or ranking_changed or pid in renamed or was.get(pid) != now.get(pid):
+                units.add(f"player:{pid}")
+        if renamed or set(was) != set(now):
+            units.add("players")
+        return units
+
+    def _update_people(self, ids: set[str]) -> None:
+        """Recompute the display name of these people from the events they are in (the same rule
+        as a full load: players.csv name, else their latest played spelling, else officiated)."""
+        best: dict[str, tuple] = {}
+        for pid in ids:
+            for slug in self.named_in.get(pid, ()):
+                state = self.events[slug]
+                played, name = state.names[pid]
+                rank = (played, state.event.info.date, slug)
+                if pid not in best or rank > best[pid][0]:
+                    best[pid] = (rank, name)
+        for pid in ids:
+            if pid in best:
+                self.site.people[pid] = Person(pid, self.directory.names.get(pid, best[pid][1]))
+            else:
+                self.site.people.pop(pid, None)
+
+    def _reload_content(self) -> set[str]:
+        log = ProblemLog()
+        before = (self.site.pages, self.site.home_text, self.site.reports)
+        pages, home, reports = load_content(self.source, set(self.events), log)
+        if log.has_errors():
+            self.blocked["content"] = log.problems
+            return set()
+        self.blocked.pop("content", None)
+        self.site_problems = [p for p in self.site_problems if not p.path.startswith("content/")]
+        self.site_problems += log.problems
+        self.site.pages, self.site.home_text, self.site.reports = pages, home, reports
+        nav_before = [(p.url, p.title) for p in before[0] if p.url.count("/") == 1]
+        nav_after = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
+        if nav_before != nav_after:  # the navigation is on every page
+            self.renderer = Renderer(self.source, self.site.config, pages)
+            return {page.unit for page in self.pages.values()} | {f"content:{p.path}" for p in pages}
+        units = {f"content:{p.path}" for p in set(before[0]) ^ set(pages)}
+        if before[1] != home:
+            units.add("home")
+        for slug in set(before[2]) | set(reports):
+            if before[2].get(slug) != reports.get(slug) and slug in self.events:
+                units.add(f"event:{slug}")
+        return units
+
+    def _reload_theme(self, changed: list[str], report: Report) -> set[str]:
+        self.renderer = Renderer(self.source, self.site.config, self.site.pages)
+        templates = {c.split("/templates/", 1)[1] for c in changed if "/templates/" in c}
+        if not templates:
+            return set()
+        return {page.unit for page in self.pages.values()
+                if pages_using(self.renderer.env, page) & templates}
+
+    # ---------------------------------------------------------------- planning and writing
+
+    def _plan_all(self) -> list[Page]:
+        scored = [s.scored for s in self.events.values()]
+        problems = [p for s in self.events.values() for p in s.problems]
+        return plan_site(self.site, scored, problems)
+
+    def _plan_units(self, units: set[str]) -> list[Page]:
+        """The current pages of these units, from plan.py's builders (as a full build makes
+        them)."""
+        summaries = [self.events[e.event.slug].summary
+                     for e in newest_first([s.scored for s in self.events.values()])] \
+            if units & {"home", "archive"} else []
+        rankings = self.rankings
+        pages: list[Page] = []
+        if "home" in units:
+            pages.append(home_page(self.site, summaries, rankings))
+        if "archive" in units:
+            pages.append(archive_page(summaries))
+        if "404" in units:
+            pages.append(not_found_page())
+        if "rankings" in units:
+            pages += ranking_pages(rankings, self.site)
+        for unit in sorted(u for u in units if u.startswith("event:")):
+            state = self.events.get(unit[6:])
+            if state is not None:
+                pages += event_pages(state.scored, state.summary,
+                                     self.site.reports.get(state.event.slug), state.problems)
+        if "players" in units:
+            counts = {pid: len(slugs) for pid, slugs in self.results_in.items()}
+            pages.append(players_index_page(self.site, counts))
+        for pid in sorted(u[7:] for u in units if u.startswith("player:")):
+            if pid in self.results_in:
+                pages.append(player_page(self.site.people[pid], self._history(pid),
+                                         self.ranking_index.points))
+        for content in self.site.pages:
+            if f"content:{content.path}" in units:
+                pages.append(content_page(content))
+        return pages
+
+    def _history(self, pid: str) -> list:
+        """The person's entries, newest event first (as plan.histories orders them)."""
+        states = sorted((self.events[slug] for slug in self.results_in[pid]),
+                        key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
+        return [(state.summary, state.results[pid]) for state in states]
+
+    def _render(self, units: set[str], report: Report, replan: bool = True) -> None:
+        clock = time.perf_counter()
+        if replan:
+            fresh = self._plan_units(units)
+        else:
+            fresh = list(self.pages.values())
+        report.phases["plan"] = time.perf_counter() - clock
+        gone = [url for url, page in self.pages.items() if page.unit in units]
+        for page in fresh:
+            self.pages[page.url] = page
+        fresh_urls = {page.url for page in fresh}
+        for url in gone:
+            if url not in fresh_urls:
+                self._delete(self.pages.pop(url).output_path, report)
+        clock = time.perf_counter()
+        files = {}
+        for page in fresh:
+            files[page.output_path] = self.renderer.render(page)
+            report.rendered += 1
+        report.phases["render"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        files.update(self.renderer.static_outputs())
+        urls = frozenset(url for url, page in self.pages.items() if page.in_sitemap)
+        if urls != self._sitemap_urls or not replan:  # page sets change the sitemap (and a
+            self._sitemap_urls = urls                    # full re-render may change base_url)
+            files.update(extra_files(self.site.config, list(self.pages.values())))
+        changed = {path: data for path, data in files.items()
+                   if self.digests.get(path) != _digest(data)}
+        # File writes wait on the disk, not the interpreter: a few threads overlap those waits.
+        list(self._writer.map(self._write, changed, changed.values()))
+        report.written += len(changed)
+        report.changed_urls.update(changed)
+        stale = set(self.digests) - set(files)
+        if replan:  # only static files can go stale without their page's unit being re-planned
+            stale = {path for path in stale if path.startswith("static/")}
+        for path in stale:
+            self._delete(path, report)
+        report.phases["write"] = time.perf_counter() - clock
+
+    def _write(self, relative: str, data: bytes) -> None:
+        """Write one file atomically (a temporary name, then a rename over the old one)."""
+        target = self.out / relative
+        if target.parent not in self._folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
+        temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+        temporary.write_bytes(data)
+        os.replace(temporary, target)
+        self.digests[relative] = _digest(data)
+
+    def _delete(self, relative: str, report: Report) -> None:
+        target = self.out / relative
+        if target.exists():
+            target.unlink()
+            report.deleted += 1
+            report.changed_urls.add(relative)
+            for parent in target.parents:
+                if parent == self.out or any(parent.iterdir()):
+                    break
+                parent.rmdir()
+                self._folders.discard(parent)
+        self.digests.pop(relative, None)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+

@@ -1,0 +1,121 @@
+"""Watching a site's source for edits, with one rebuild per burst and never a half-written file.
+
+Editors save by writing a temporary file and renaming it; spreadsheets may write a file in several
+pieces; copying a folder in creates many files at once. The watcher collects every change and
+calls back once the burst is over: when no changed file is still open for writing (Linux reports
+the close of a written file) and nothing has changed for a short quiet moment. Where the system
+does not report closes, a longer quiet moment stands in for it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+WATCHED = ("data/", "content/", "themes/")
+WATCHED_FILES = ("site.toml",)
+QUIET_WITH_CLOSE_EVENTS = 0.05
+QUIET_WITHOUT = 0.4
+STILL_OPEN_LIMIT = 3.0
+"""Rebuild anyway when a changed file has stayed open this long without a change."""
+
+
+def relevant(relative: str) -> bool:
+    """Source files the site is built from; editors' swap, lock and backup files are not."""
+    name = relative.rsplit("/", 1)[-1]
+    if not relative or name.startswith((".", "~")) or name.endswith(("~", ".swp", ".swx", ".tmp")):
+        return False
+    return relative in WATCHED_FILES or relative.startswith(WATCHED) or relative in ("data", "content",
+                                                                                       "themes")
+
+
+class Watcher(FileSystemEventHandler):
+    def __init__(self, source: Path, on_change: Callable[[list[str]], None]):
+        self.source = source.resolve()
+        self.on_change = on_change
+        self.observer = Observer()
+        self.close_events = "Inotify" in type(self.observer).__name__
+        self.quiet = QUIET_WITH_CLOSE_EVENTS if self.close_events else QUIET_WITHOUT
+        self._lock = threading.Condition()
+        self._dirty: set[str] = set()
+        self._open: set[str] = set()
+        self._last_event = 0.0
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="site-builder-watch", daemon=True)
+
+    def start(self) -> None:
+        self.observer.schedule(self, str(self.source), recursive=True)
+        self.observer.start()
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopping = True
+            self._lock.notify_all()
+        self.observer.stop()
+        self.observer.join(timeout=5)
+        self._thread.join(timeout=5)
+
+    # -- watchdog's side: note what changed
+
+    def _relative(self, path: str | bytes) -> str:
+        text = path.decode() if isinstance(path, bytes) else path
+        try:
+            return Path(text).resolve().relative_to(self.source).as_posix()
+        except ValueError:
+            return ""
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.is_directory and event.event_type not in ("created", "deleted", "moved"):
+            return  # a folder is "modified" whenever a file in it is: that file says more
+        paths = [self._relative(event.src_path)]
+        if event.event_type == "moved":
+            paths.append(self._relative(event.dest_path))
+        paths = [p for p in paths if relevant(p)]
+        if not paths:
+            return
+        with self._lock:
+            if event.event_type == "opened":
+                self._open.update(paths)
+                return
+            if event.event_type in ("closed", "closed_no_write"):
+                self._open.difference_update(paths)
+                if event.event_type == "closed_no_write":
+                    return
+            if event.event_type in ("deleted", "moved"):
+                self._open.difference_update(paths)
+            self._dirty.update(paths)
+            self._last_event = time.monotonic()
+            self._lock.notify_all()
+
+    # -- our side: one callback per burst
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._stopping and not self._ready():
+                    self._lock.wait(timeout=self._wait())
+                if self._stopping:
+                    return
+                batch = sorted(self._dirty)
+                self._dirty.clear()
+            self.on_change(batch)
+
+    def _wait(self) -> float | None:
+        if not self._dirty:
+            return None
+        return max(0.005, self.quiet - (time.monotonic() - self._last_event))
+
+    def _ready(self) -> bool:
+        if not self._dirty:
+            return False
+        idle = time.monotonic() - self._last_event
+        if idle < self.quiet:
+            return False
+        still_writing = self._dirty & self._open
+        return not still_writing or idle >= STILL_OPEN_LIMIT

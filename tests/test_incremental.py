@@ -1,0 +1,161 @@
+"""Incremental rebuilds (watch and serve) write exactly what a fresh full build writes.
+
+A seeded sequence of random edits is applied to a copy of the demo site; after each one the
+incremental output is compared byte for byte with a full build of the same files.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from site_builder.build import build
+from site_builder.project import Project
+
+
+def demo_copy(root: Path) -> Path:
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, root / name)
+    shutil.copy(REPO / "site.toml", root / "site.toml")
+    shutil.copytree(REPO / "themes", root / "themes")
+    return root
+
+
+def files(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def assert_same_as_full_build(source: Path, out: Path, scratch: Path) -> None:
+    fresh = scratch / "fresh"
+    shutil.rmtree(fresh, ignore_errors=True)
+    build(source, fresh)
+    assert files(out) == files(fresh)
+    _, mismatch, errors = filecmp.cmpfiles(out, fresh, files(fresh), shallow=False)
+    assert mismatch == [] and errors == [], mismatch[:5]
+
+
+# ---------------------------------------------------------------- the edits
+
+
+def swap_a_result(source: Path, rng: random.Random) -> list[str]:
+    """Swap the winner and loser of one Conquest table (keeps the file valid)."""
+    event = rng.choice([p for p in (source / "data/events").iterdir()
+                        if 'game = "conquest"' in (p / "event.toml").read_text()])
+    round_file = rng.choice(sorted(event.glob("round-*.csv")))
+    lines = round_file.read_text().splitlines()
+    pairs = [i for i in range(1, len(lines) - 1)
+             if lines[i].split(",")[0] and lines[i].split(",")[0] == lines[i + 1].split(",")[0]]
+    i = rng.choice(pairs)
+    a, b = lines[i].split(","), lines[i + 1].split(",")
+    a[2], b[2] = b[2], a[2]
+    lines[i], lines[i + 1] = ",".join(a), ",".join(b)
+    round_file.write_text("\n".join(lines) + "\n")
+    return [round_file.relative_to(source).as_posix()]
+
+
+def drop_last_round(source: Path, rng: random.Random) -> list[str]:
+    event = rng.choice(sorted((source / "data/events").iterdir()))
+    rounds = sorted(event.glob("round-*.csv"), key=lambda p: int(p.stem.split("-")[1]))
+    if len(rounds) < 2:
+        return []
+    rounds[-1].unlink()
+    return [rounds[-1].relative_to(source).as_posix()]
+
+
+def copy_an_event(source: Path, rng: random.Random) -> list[str]:
+    original = rng.choice(sorted((source / "data/events").iterdir()))
+    copy = original.with_name(f"2027-0{rng.randrange(1, 9)}-01-copy-{rng.randrange(100)}")
+    if copy.exists():
+        return []
+    shutil.copytree(original, copy)
+    toml = copy / "event.toml"
+    toml.write_text(toml.read_text().replace('name = "', 'name = "Copy of '))
+    return [copy.relative_to(source).as_posix()]
+
+
+def delete_an_event(source: Path, rng: random.Random) -> list[str]:
+    event = rng.choice(sorted((source / "data/events").iterdir()))
+    shutil.rmtree(event)
+    return [event.relative_to(source).as_posix()]
+
+
+def edit_a_report(source: Path, rng: random.Random) -> list[str]:
+    event = rng.choice(sorted((source / "data/events").iterdir()))
+    report = source / "content/events" / f"{event.name}.md"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(f"A report, version {rng.randrange(1000)}.\n")
+    return [report.relative_to(source).as_posix()]
+
+
+def edit_a_template(source: Path, rng: random.Random) -> list[str]:
+    template = source / "themes/default/templates/round.html"
+    template.write_text(template.read_text().replace(
+        '<h2 class="round-title">', f'<h2 class="round-title" data-v="{rng.randrange(1000)}">', 1))
+    return [template.relative_to(source).as_posix()]
+
+
+def rename_the_site(source: Path, rng: random.Random) -> list[str]:
+    (source / "site.toml").write_text(f'title = "League {rng.randrange(1000)}"\n')
+    return ["site.toml"]
+
+
+EDITS = [swap_a_result, swap_a_result, swap_a_result, drop_last_round, copy_an_event,
+         delete_an_event, edit_a_report, edit_a_template, rename_the_site]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed):
+    rng = random.Random(seed)
+    source = demo_copy(tmp_path / "site")
+    out = tmp_path / "out"
+    project = Project(source, out)
+    assert not project.build_all().errors
+    for step in range(8):
+        edit = rng.choice(EDITS)
+        changed = edit(source, rng)
+        if not changed:
+            continue
+        report = project.rebuild(changed)
+        assert not report.errors, (edit.__name__, [str(p) for p in report.errors])
+        assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_a_rebuild_writes_only_files_whose_bytes_changed(tmp_path):
+    source = demo_copy(tmp_path / "site")
+    project = Project(source, tmp_path / "out")
+    project.build_all()
+    report = project.rebuild(["data/events/2025-10-18-autumn-store-championship/round-1.csv"])
+    assert report.written == 0 and report.rendered > 0  # nothing changed on disk
+    changed = swap_a_result(source, random.Random(3))
+    report = project.rebuild(changed)
+    assert 0 < report.written <= report.rendered
+    assert report.line().startswith(f"{changed[0]}: {report.rendered} pages rendered, "
+                                    f"{report.written} files written in ")
+
+
+def test_bad_data_is_not_applied_and_fixing_it_catches_up(tmp_path):
+    source = demo_copy(tmp_path / "site")
+    out = tmp_path / "out"
+    project = Project(source, out)
+    project.build_all()
+    round_file = source / "data/events/2025-10-18-autumn-store-championship/round-2.csv"
+    good = round_file.read_text()
+    before = {name: (out / name).read_bytes() for name in files(out)}
+    round_file.write_text(good.replace(",win", ",wn", 1))
+    line = next(i for i, text in enumerate(good.splitlines(), start=1) if text.endswith(",win"))
+    report = project.rebuild([round_file.relative_to(source).as_posix()])
+    assert [p.format() for p in report.errors] == [
+        f"data/events/2025-10-18-autumn-store-championship/round-2.csv:{line}: result 'wn' is not a "
+        "Conquest result: expected win, modified-win (or mw), loss or bye"]
+    assert "1 error, nothing of it applied; the last good site stays" in report.line()
+    assert {name: (out / name).read_bytes() for name in files(out)} == before
+    round_file.write_text(good)
+    elsewhere = swap_a_result(source, random.Random(5))  # other changes of the same burst apply
+    report = project.rebuild([round_file.relative_to(source).as_posix(), *elsewhere])
+    assert not report.errors
+    assert_same_as_full_build(source, out, tmp_path)

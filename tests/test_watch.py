@@ -1,0 +1,159 @@
+"""The real file watcher against a scratch site: each kind of edit an organizer makes gives one
+rebuild after it is complete, and the output on disk follows."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import conquest_event, write_files
+from site_builder.project import Project
+from site_builder.watch import Watcher, relevant
+
+EV = "data/events/2024-05-18-cup"
+ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
+ROUND_2 = "table,player,result\n1,Ada,win\n1,Cleo,loss\n2,Bram,win\n2,Dan,loss\n"
+
+
+class Session:
+    """A project and its watcher; `wait()` returns the batches of one rebuild."""
+
+    def __init__(self, root: Path):
+        self.source, self.out = root / "site", root / "out"
+        self.project = Project(self.source, self.out)
+        assert not self.project.build_all().errors
+        self.reports: queue.Queue = queue.Queue()
+        self.watcher = Watcher(self.source, self._rebuild)
+        self.watcher.start()
+        time.sleep(0.3)
+
+    def _rebuild(self, batch: list[str]) -> None:
+        self.reports.put((batch, self.project.rebuild(batch)))
+
+    def wait(self, timeout: float = 10.0):
+        return self.reports.get(timeout=timeout)
+
+    def quiet(self, seconds: float = 0.8) -> bool:
+        """True if no further rebuild happens within `seconds`."""
+        try:
+            self.reports.get(timeout=seconds)
+        except queue.Empty:
+            return True
+        return False
+
+    def page(self, url: str) -> str:
+        return (self.out / url / "index.html").read_text(encoding="utf-8")
+
+    def stop(self) -> None:
+        self.watcher.stop()
+
+
+@pytest.fixture
+def session(tmp_path):
+    write_files(tmp_path / "site", {
+        f"{EV}/event.toml": conquest_event(name="Cup", structure="custom", swiss_rounds=3, cut=0),
+        f"{EV}/round-1.csv": ROUND_1,
+    })
+    running = Session(tmp_path)
+    yield running
+    running.stop()
+
+
+def test_appending_a_round_publishes_it(session):
+    (session.source / EV / "round-2.csv").write_text(ROUND_2)
+    batch, report = session.wait()
+    assert batch == [f"{EV}/round-2.csv"] and not report.errors
+    assert "Standings after round 2" in session.page("events/2024-05-18-cup/round-2")
+    assert "In progress: 2 of 3 rounds played" in session.page("events/2024-05-18-cup")
+    assert session.quiet()
+
+
+def test_a_rename_save_is_one_rebuild(session):
+    """Editors write a temporary file and rename it over the original."""
+    temporary = session.source / EV / ".round-1.csv.swp"
+    temporary.write_text(ROUND_1.replace("1,Ada,win\n1,Bram,loss", "1,Ada,loss\n1,Bram,win"))
+    os.replace(temporary, session.source / EV / "round-1.csv")
+    batch, report = session.wait()
+    assert batch == [f"{EV}/round-1.csv"] and not report.errors
+    assert session.quiet()
+    standings = session.project.events["2024-05-18-cup"].scored.standings
+    assert {r.player.name: r.values["points"] for r in standings.rows}["Bram"] == 5
+
+
+def test_a_file_written_in_pieces_is_rebuilt_once_complete(session):
+    """A spreadsheet writing slowly: nothing happens while the file is open, one rebuild after."""
+    path = session.source / EV / "round-2.csv"
+    with path.open("w") as handle:
+        handle.write("table,player,result\n1,Ada,win\n")
+        handle.flush()
+        time.sleep(0.4)  # half a file: table 1 has one player, which would be an error
+        assert session.reports.empty()
+        handle.write("1,Cleo,loss\n2,Bram,win\n2,Dan,loss\n")
+    batch, report = session.wait()
+    assert not report.errors
+    assert session.quiet()
+
+
+def test_a_bad_row_keeps_the_last_good_site_until_it_is_fixed(session):
+    page = session.page("events/2024-05-18-cup")
+    (session.source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,wn"))
+    _, report = session.wait()
+    assert [p.format() for p in report.errors] == [
+        f"{EV}/round-1.csv:4: result 'wn' is not a Conquest result: expected win, modified-win "
+        "(or mw), loss or bye"]
+    assert session.page("events/2024-05-18-cup") == page
+    (session.source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,mw"))
+    _, report = session.wait()
+    assert not report.errors and report.written > 0
+    assert "Modified win" in session.page("events/2024-05-18-cup/round-1")
+
+
+def test_a_copied_event_folder_and_its_deletion(session, tmp_path):
+    """A whole folder copied in at once is one rebuild; deleting it removes its pages."""
+    staging = tmp_path / "elsewhere"
+    write_files(staging, {"event.toml": conquest_event(name="League night", date="2024-06-01",
+                                                       structure="custom", swiss_rounds=1, cut=0),
+                          "round-1.csv": ROUND_1})
+    target = session.source / "data/events/2024-06-01-night"
+    shutil.copytree(staging, target)
+    batch, report = session.wait()
+    assert not report.errors
+    assert session.quiet()
+    assert "League night" in session.page("events/2024-06-01-night")
+    assert "League night" in session.page("events")
+    shutil.rmtree(target)
+    _, report = session.wait()
+    assert not (session.out / "events/2024-06-01-night").exists()
+    assert "League night" not in session.page("events")
+
+
+def test_editing_a_template_rerenders_what_uses_it(session):
+    write_files(session.source, {"themes/default/templates/404.html":
+                                 '{% extends "base.html" %}{% block title %}Lost{% endblock %}'
+                                 '{% block main %}<h1>Nothing here, sorry</h1>{% endblock %}'})
+    _, report = session.wait()
+    assert not report.errors
+    assert "Nothing here, sorry" in (session.out / "404.html").read_text()
+    assert report.rendered == 1
+
+
+def test_editor_scratch_files_are_ignored():
+    assert not relevant("data/events/x/.round-1.csv.swp")
+    assert not relevant("data/events/x/round-1.csv~")
+    assert not relevant("content/.~lock.about.md#")
+    assert not relevant("_site/index.html")
+    assert relevant("data/events/x/round-1.csv") and relevant("site.toml")
+
+
+def test_stopping_the_watcher_ends_its_thread(tmp_path):
+    write_files(tmp_path / "site", {f"{EV}/event.toml": conquest_event(), f"{EV}/round-1.csv": ROUND_1})
+    running = Session(tmp_path)
+    before = threading.active_count()
+    running.stop()
+    assert threading.active_count() < before
