@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -161,6 +162,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
               file=sys.stderr, flush=True)
     print("Watching data/, content/, themes/ and site.toml for changes.", file=sys.stderr,
           flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
         threading.Event().wait()
     finally:
@@ -170,6 +172,10 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
             serving[0].shutdown()
             serving[0].server_close()
     return EXIT_OK
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _print_problems(problems: list[Problem], source: str) -> None:

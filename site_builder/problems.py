@@ -38,8 +38,11 @@ class Problem:
         return f"{shown}:{self.line}" if self.line is not None else shown
 
     def format(self, source: str = ".") -> str:
-        """`path:line: message`, the form editors and CI annotate; warnings say so."""
+        """`path:line: message`, the form editors and CI annotate; warnings say so. A template
+        error's message already starts with its own `template:line`."""
         label = "" if self.is_error else "warning: "
+        if self.path == "themes" and self.line is None:
+            return f"{label}{self.message}"
         return f"{self.location(source)}: {label}{self.message}"
 
     def __str__(self) -> str:

@@ -29,7 +29,7 @@ from .people import Directory, load_directory
 from .plan import (EventSummary, Page, archive_page, content_page, event_pages, event_warnings,
                    home_page, newest_first, not_found_page, plan_site, player_page,
                    players_index_page, ranking_pages, site_rankings, summarize)
-from .problems import DataError, Problem, ProblemLog, SiteError, sorted_problems
+from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
 from .render import Renderer
 from .write import check_output_folder, write_site
@@ -111,6 +111,8 @@ class Project:
         """Person id → the events giving them a result, for their history page."""
         self._sitemap_urls: frozenset[str] = frozenset()
         self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="site-builder-write")
+        self.stale = False
+        """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
         self._folders: set[Path] = set()
 
     # ---------------------------------------------------------------- whole site
@@ -120,10 +122,10 @@ class Project:
         started = time.perf_counter()
         report = Report(changed or ["the whole site"])
         first = self.site is None
+        if first:  # an unusable output folder stops the command, as it stops `build`
+            check_output_folder(self.source, self.out)
         try:
             result = check(self.source, self.base_url)
-            if first:
-                check_output_folder(self.source, self.out)
             self._adopt(result.site, result.scored, result.problems)
             if first:  # the whole site at once, swapped in like a build (warming the caches)
                 files = self._render_everything(report)
@@ -133,10 +135,12 @@ class Project:
             else:
                 self._render(set(), report, replan=False)
             self.blocked.pop("site", None)
+            self.blocked.pop("theme", None)
+            self.stale = False
         except DataError as exc:
             self.blocked["site"] = exc.problems
-        except SiteError as exc:
-            self.blocked["site"] = [Problem("site.toml", None, str(exc))]
+        except TemplateError as exc:
+            self._broken_theme(exc)
         report.problems = self.problems()
         report.seconds = time.perf_counter() - started
         # Everything loaded so far stays for the whole session: move it out of the cyclic garbage
@@ -180,10 +184,24 @@ class Project:
 
     # ---------------------------------------------------------------- a batch of changes
 
+    def _broken_theme(self, exc: TemplateError) -> None:
+        """A template that fails to render: report it like bad data, and re-render everything
+        once the next change comes (some pages may not have been written)."""
+        self.blocked["theme"] = [Problem("themes", None, str(exc))]
+        self.stale = True
+
     def rebuild(self, changed: list[str]) -> Report:
         """Apply changed source paths (relative, with /) and rewrite what they touch."""
-        if self.site is None or any(c in SITE_WIDE for c in changed) or "site" in self.blocked:
+        if (self.site is None or self.stale or any(c in SITE_WIDE for c in changed)
+                or "site" in self.blocked):
             return self.build_all(changed)
+        try:
+            return self._rebuild(changed)
+        except TemplateError as exc:
+            self._broken_theme(exc)
+            return Report(changed, problems=self.problems())
+
+    def _rebuild(self, changed: list[str]) -> Report:
         started = time.perf_counter()
         report = Report(changed)
         slugs = sorted({c.split("/")[2] for c in changed if c.startswith(EVENTS_DIR + "/")})

@@ -44,6 +44,8 @@ class Watcher(FileSystemEventHandler):
         self._lock = threading.Condition()
         self._dirty: set[str] = set()
         self._open: set[str] = set()
+        self._created: set[str] = set()
+        """Files created in the current burst: one renamed away was a save's temporary file."""
         self._last_event = 0.0
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="site-builder-watch", daemon=True)
@@ -89,6 +91,11 @@ class Watcher(FileSystemEventHandler):
                     return
             if event.event_type in ("deleted", "moved"):
                 self._open.difference_update(paths)
+            if event.event_type == "created":
+                self._created.update(paths)
+            if event.event_type == "moved" and paths[0] in self._created:
+                self._dirty.discard(paths[0])  # an editor's temporary file, renamed into place
+                paths = paths[1:]
             self._dirty.update(paths)
             self._last_event = time.monotonic()
             self._lock.notify_all()
@@ -104,6 +111,7 @@ class Watcher(FileSystemEventHandler):
                     return
                 batch = sorted(self._dirty)
                 self._dirty.clear()
+                self._created.clear()
             self.on_change(batch)
 
     def _wait(self) -> float | None:

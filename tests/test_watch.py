@@ -157,3 +157,26 @@ def test_stopping_the_watcher_ends_its_thread(tmp_path):
     before = threading.active_count()
     running.stop()
     assert threading.active_count() < before
+
+
+def test_a_saves_temporary_file_is_not_reported(session):
+    """sed -i and many editors write a new file and rename it into place."""
+    temporary = session.source / EV / "sedA1b2C3"
+    temporary.write_text(ROUND_1.replace("2,Cleo,win\n2,Dan,loss", "2,Cleo,loss\n2,Dan,win"))
+    os.replace(temporary, session.source / EV / "round-1.csv")
+    batch, _ = session.wait()
+    assert batch == [f"{EV}/round-1.csv"]
+
+
+def test_a_broken_template_is_reported_and_its_fix_catches_up(session):
+    template = session.source / "themes/default/templates/404.html"
+    template.parent.mkdir(parents=True, exist_ok=True)
+    template.write_text('{% extends "base.html" %}{% block main %}{{ no_such_thing.x }}{% endblock %}')
+    _, report = session.wait()
+    assert report.errors and "404.html" in report.errors[0].format()
+    assert "'no_such_thing' is undefined" in report.errors[0].format()
+    template.write_text('{% extends "base.html" %}{% block title %}Lost{% endblock %}'
+                        '{% block main %}<h1>Not here</h1>{% endblock %}')
+    _, report = session.wait()
+    assert not report.errors
+    assert "<h1>Not here</h1>" in (session.out / "404.html").read_text()

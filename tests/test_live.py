@@ -1,0 +1,115 @@
+"""`site-builder serve` as an organizer uses it: the real command in a subprocess, a page open in
+headless Chromium, data changed on disk behind it."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import conquest_event, write_files
+
+pytestmark = pytest.mark.browser
+EV = "data/events/2024-05-18-cup"
+ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
+
+
+class Served:
+    """`python -m site_builder serve` on a free port; its stderr is collected line by line."""
+
+    def __init__(self, source, out, base_url: str = "/league/"):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "site_builder", "serve", "--source", str(source), "--out",
+             str(out), "--port", "0", "--base-url", base_url],
+            stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        line = self.wait_for(r"^Serving .* at (http://\S+)")
+        self.url = re.search(r"(http://\S+)", line).group(1)
+
+    def _read(self) -> None:
+        for line in self.process.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.lines:
+                if re.search(pattern, line):
+                    return line
+            if self.process.poll() is not None:
+                raise AssertionError("serve exited:\n" + "\n".join(self.lines))
+            time.sleep(0.05)
+        raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.lines))
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGINT)  # what Ctrl-C sends
+        code = self.process.wait(timeout=10)
+        self._reader.join(timeout=5)
+        self.process.stderr.close()
+        return code
+
+
+@pytest.fixture
+def served(tmp_path):
+    write_files(tmp_path / "site", {
+        f"{EV}/event.toml": conquest_event(name="Cup", structure="custom", swiss_rounds=2, cut=0),
+        f"{EV}/round-1.csv": ROUND_1,
+    })
+    server = Served(tmp_path / "site", tmp_path / "out")
+    server.source = tmp_path / "site"
+    yield server
+    if server.process.poll() is None:
+        server.stop()
+
+
+def test_the_page_reloads_itself_with_the_new_result(served, page: Page):
+    page.goto(served.url + "events/2024-05-18-cup/round-1/")
+    winners = page.locator("table.pairings tr.winner a")
+    expect(winners).to_have_text(["Ada", "Cleo"])
+    (served.source / EV / "round-1.csv").write_text(ROUND_1.replace("1,Ada,win\n1,Bram,loss",
+                                                                    "1,Ada,loss\n1,Bram,win"))
+    expect(winners).to_have_text(["Bram", "Cleo"], timeout=10_000)
+    served.wait_for(r"round-1\.csv: \d+ pages rendered")
+
+
+def test_a_broken_file_shows_an_overlay_until_it_is_fixed(served, page: Page):
+    page.goto(served.url + "events/2024-05-18-cup/")
+    overlay = page.locator("#site-builder-problems")
+    expect(overlay).to_have_count(0)
+    (served.source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,wn"))
+    expect(overlay).to_be_visible(timeout=10_000)
+    expect(overlay).to_contain_text(f"{EV}/round-1.csv:4: result 'wn' is not a Conquest result")
+    assert served.wait_for(r"round-1\.csv:4: result 'wn'")
+    expect(page.locator("h1")).to_have_text("Cup")  # the last good page is still there
+    (served.source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,mw"))
+    expect(overlay).to_have_count(0, timeout=10_000)
+    page.goto(served.url + "events/2024-05-18-cup/round-1/")
+    expect(page.locator("table.pairings")).to_contain_text("Modified win")
+
+
+def test_pages_on_disk_carry_no_reload_script(served):
+    html = (served.source.parent / "out" / "events/2024-05-18-cup/index.html").read_text()
+    assert "__live" not in html
+
+
+def test_ctrl_c_stops_cleanly(served):
+    assert served.stop() == 130
+    time.sleep(0.2)
+    assert served.lines[-1] == "stopped"
+    assert not any("Traceback" in line for line in served.lines)
+
+
+def test_kill_stops_as_cleanly_as_ctrl_c(served):
+    served.process.terminate()  # SIGTERM
+    assert served.process.wait(timeout=10) == 130
+    served._reader.join(timeout=5)
+    served.process.stderr.close()
+    assert served.lines[-1] == "stopped"
