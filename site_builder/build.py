@@ -15,7 +15,7 @@ from .problems import DataError, Problem, ProblemLog, sorted_problems
 from .render import Renderer, render_all
 from .rules.base import ScoredEvent
 from .score import score_site
-from .finish import extra_files
+from .finish import extra_files, sitemap_urls
 from .write import check_output_folder, write_site
 
 Progress = Callable[[int, int], None]
@@ -42,12 +42,13 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
     timings[stage] = time.perf_counter() - start
 
 
-def check(source: Path, base_url: str | None = None, strict: bool = False) -> BuildResult:
+def check(source: Path, base_url: str | None = None, strict: bool = False,
+          round_caches: dict | None = None) -> BuildResult:
     """Load and score without writing anything; raises DataError when there are errors."""
     timings: dict[str, float] = {}
     log = ProblemLog()
     with _timed(timings, "load"):
-        site = load_site(source, log)
+        site = load_site(source, log, round_caches)
         site.config = site.config.with_base_url(base_url)
     with _timed(timings, "score"):
         scored = score_site(site, log)
@@ -70,7 +71,7 @@ def build(source: Path, out: Path, base_url: str | None = None, strict: bool = F
         files = render_all(renderer, result.pages, progress)
         files.update(renderer.static_outputs())
     with _timed(result.timings, "finish"):
-        files.update(extra_files(config, result.pages))
+        files.update(extra_files(config, sitemap_urls(result.pages)))
     with _timed(result.timings, "write"):
         write_site(out, files)
     result.files = len(files)

@@ -15,7 +15,7 @@ from .config import load_config
 from .content import load_content
 from .model import Event, EventInfo, Person, PlayerRef, Registration, Round, Site
 from .people import PLAYERS_FILE, SLUG, Directory, load_directory, slugify
-from .problems import ProblemLog
+from .problems import Problem, ProblemLog
 from .rules import PLANNED_GAMES, RULESETS
 from .rules.tiebreaks import default_seed
 from .textfiles import ColumnSpec, read_csv, read_toml
@@ -31,11 +31,21 @@ STATUSES = ("in-progress", "final")
 GAMES = tuple(RULESETS) + PLANNED_GAMES
 
 
-def load_site(source: Path, log: ProblemLog) -> Site:
+RoundCache = dict[tuple, tuple[Round | None, list[Problem]]]
+"""Parsed round files by (game, options, file name, bytes), with the problems they logged."""
+
+
+def load_site(source: Path, log: ProblemLog,
+              round_caches: dict[str, RoundCache] | None = None) -> Site:
+    """The whole source. `round_caches` (slug → cache), when given, is filled for later
+    reloads of single events (watch mode)."""
     config = load_config(source, log)
     directory = load_directory(source, log)
-    events = [e for folder in _event_folders(source, log)
-              if (e := load_event(source, folder, log)) is not None]
+    events = []
+    for folder in _event_folders(source, log):
+        cache = round_caches.setdefault(folder.name, {}) if round_caches is not None else None
+        if (event := load_event(source, folder, log, cache)) is not None:
+            events.append(event)
     events.sort(key=lambda e: (e.info.date, e.slug))
     people = _assign_ids(events, directory, log)
     pages, home, reports = load_content(source, {e.slug for e in events}, log)
@@ -58,7 +68,8 @@ def _event_folders(source: Path, log: ProblemLog) -> list[Path]:
     return folders
 
 
-def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
+def load_event(source: Path, folder: Path, log: ProblemLog,
+               round_cache: RoundCache | None = None) -> Event | None:
     shown_folder = f"{EVENTS_DIR}/{folder.name}"
     toml_shown = f"{shown_folder}/{EVENT_FILE}"
     if not (folder / EVENT_FILE).is_file():
@@ -85,7 +96,7 @@ def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     event = Event(info, shown_folder, options,
                   key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
     event.registrations = _read_registrations(folder, shown_folder, log)
-    event.rounds = _read_rounds(folder, shown_folder, ruleset, options, log)
+    event.rounds = _read_rounds(folder, shown_folder, ruleset, options, log, round_cache)
     ruleset.validate(event, log)
     _check_registered(event, log)
     return event
@@ -156,27 +167,60 @@ def _read_registrations(folder: Path, shown_folder: str, log: ProblemLog) -> tup
     return tuple(registrations)
 
 
-def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: ProblemLog) -> tuple[Round, ...]:
+def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: ProblemLog,
+                 cache: RoundCache | None = None) -> tuple[Round, ...]:
+    """The event's rounds in order. With a cache (watch mode keeps one per event), a file whose
+    bytes are unchanged since the last load is not parsed again: the organizer's new round file
+    is the only one read into rows."""
     numbered = _round_files(folder, shown_folder, log)
     _check_round_gaps(numbered, shown_folder, log)
-    rounds = []
+    rounds, used = [], set()
     for number in sorted(numbered):
-        shown = f"{shown_folder}/{numbered[number].name}"
-        table = read_csv(numbered[number], shown, ruleset.columns(options), log)
-        if table is None:
-            continue
-        if not table.rows:
-            log.error(shown, table.header_line,
-                      f"round {number} has no results, only a header: add the round's rows, or "
-                      "leave the file out until the round has been played")
-            continue
-        before = len(log.problems)
-        rows = ruleset.read_rows(table, shown, options, log)
-        bad_lines = {p.line for p in log.problems[before:] if p.is_error}
-        rejected = frozenset(row.get("table").lstrip("0") for row in table.rows
-                             if row.line in bad_lines)
-        rounds.append(Round(number, shown, rows, rejected, partial=bool(bad_lines)))
+        path, shown = numbered[number], f"{shown_folder}/{numbered[number].name}"
+        key = _cache_key(path, shown, ruleset, options) if cache is not None else None
+        if key is not None and key in cache:
+            round_, problems = cache[key]
+            log.extend(problems)
+        else:
+            before = len(log.problems)
+            round_ = _read_round(number, path, shown, ruleset, options, log,
+                                 raw=key[-1] if key else None)
+            if key is not None:
+                cache[key] = (round_, log.problems[before:])
+        used.add(key)
+        if round_ is not None:
+            rounds.append(round_)
+    if cache is not None:
+        for stale in set(cache) - used:
+            del cache[stale]
     return tuple(rounds)
+
+
+def _cache_key(path: Path, shown: str, ruleset, options) -> tuple | None:
+    try:
+        key = (ruleset.game, options, shown, path.read_bytes())
+        hash(key)
+    except (OSError, TypeError):  # unreadable (reported by the read), or unhashable options
+        return None
+    return key
+
+
+def _read_round(number: int, path: Path, shown: str, ruleset, options, log: ProblemLog,
+                raw: bytes | None = None) -> Round | None:
+    table = read_csv(path, shown, ruleset.columns(options), log, raw)
+    if table is None:
+        return None
+    if not table.rows:
+        log.error(shown, table.header_line,
+                  f"round {number} has no results, only a header: add the round's rows, or "
+                  "leave the file out until the round has been played")
+        return None
+    before = len(log.problems)
+    rows = ruleset.read_rows(table, shown, options, log)
+    bad_lines = {p.line for p in log.problems[before:] if p.is_error}
+    rejected = frozenset(row.get("table").lstrip("0") for row in table.rows
+                         if row.line in bad_lines)
+    return Round(number, shown, rows, rejected, partial=bool(bad_lines))
 
 
 def _round_files(folder: Path, shown_folder: str, log: ProblemLog) -> dict[int, Path]:

@@ -11,7 +11,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from .jsonfile import dump_json
@@ -42,8 +42,23 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
+class EventLabel:
+    """What a player's page shows of an event: only what does not move while the event runs, so
+    a new round re-renders the pages of the players whose results it changed, not of everyone
+    who ever played in the event."""
+
+    slug: str
+    url: str
+    name: str
+    subtitle: str
+    date: dt.date
+    game_title: str
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
 class EventSummary:
-    """One line of an event list (home, archive, player pages)."""
+    """One line of an event list (home, archive)."""
 
     slug: str
     url: str
@@ -56,15 +71,19 @@ class EventSummary:
     players: int
     winner: Any
     location: str | None
-    subtitle: str = ""
+    subtitle: str
+    label: EventLabel
 
 
 def summarize(scored: ScoredEvent) -> EventSummary:
     info = scored.event.info
     players = len(scored.standings.rows) if scored.standings else len(scored.event.registrations)
-    return EventSummary(info.slug, f"events/{info.slug}/", scored.display_name, info.date, info.game,
-                        RULESETS[info.game].title, scored.status_line, scored.complete, players,
-                        scored.winner, info.location, scored.subtitle)
+    url, title = f"events/{info.slug}/", RULESETS[info.game].title
+    label = EventLabel(info.slug, url, scored.display_name, scored.subtitle, info.date, title,
+                       scored.complete)
+    return EventSummary(info.slug, url, scored.display_name, info.date, info.game, title,
+                        scored.status_line, scored.complete, players, scored.winner, info.location,
+                        scored.subtitle, label)
 
 
 def newest_first(scored: list[ScoredEvent]) -> list[ScoredEvent]:
@@ -165,7 +184,7 @@ def ranking_pages(rankings: list[GameRanking], site: Site) -> list[Page]:
     return pages
 
 
-History = list[tuple[EventSummary, PlayerResult]]
+History = list[tuple[EventLabel, PlayerResult]]
 
 
 def histories(events: list[ScoredEvent], summaries: list[EventSummary]) -> dict[str, History]:
@@ -173,7 +192,7 @@ def histories(events: list[ScoredEvent], summaries: list[EventSummary]) -> dict[
     history: dict[str, History] = defaultdict(list)
     for scored, summary in zip(events, summaries):
         for result in scored.players.values():
-            history[result.player.id].append((summary, result))
+            history[result.player.id].append((summary.label, result))
     return history
 
 
@@ -185,8 +204,8 @@ def players_index_page(site: Site, events_played: dict[str, int]) -> Page:
 
 
 def player_page(person: Person, entries: History, ranking_points: dict[tuple[str, str], int]) -> Page:
-    points = {summary.slug: ranking_points[(summary.slug, person.id)]
-              for summary, _ in entries if (summary.slug, person.id) in ranking_points}
+    points = {label.slug: ranking_points[(label.slug, person.id)]
+              for label, _ in entries if (label.slug, person.id) in ranking_points}
     return Page(f"players/{person.id}/", "player.html",
                 {"person": person, "entries": entries, "ranking_points": points,
                  "detailed": entries[:DETAILED_EVENTS]}, f"player:{person.id}")
@@ -206,9 +225,17 @@ def _initial(name: str) -> str:
 def standings_json(scored: ScoredEvent, standings: Standings | None) -> str:
     """The JSON twin of a standings table (data contract §5); numbers unrounded."""
     info = scored.event.info
+    head = (info.slug, scored.display_name, info.date.isoformat(), info.game, info.format)
+    return _standings_json(head, standings)
+
+
+@lru_cache(maxsize=256)
+def _standings_json(head: tuple, standings: Standings | None) -> str:
+    """Remembered by value: a new round re-plans every page of its event, and the tables after
+    the earlier rounds come out equal to the ones already serialized."""
+    slug, name, date, game, format_ = head
     payload: dict[str, Any] = {
-        "event": {"slug": info.slug, "name": scored.display_name, "date": info.date.isoformat(),
-                  "game": info.game, "format": info.format},
+        "event": {"slug": slug, "name": name, "date": date, "game": game, "format": format_},
         "after_round": standings.after_round if standings else 0,
         "complete": standings.complete if standings else False,
     }

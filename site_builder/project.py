@@ -23,7 +23,7 @@ from pathlib import Path
 from .build import check
 from .content import load_content
 from .finish import extra_files
-from .load import EVENTS_DIR, assign_event_ids, load_event
+from .load import EVENTS_DIR, RoundCache, assign_event_ids, load_event
 from .model import Event, Person, Site
 from .people import Directory, load_directory
 from .plan import (EventSummary, Page, archive_page, content_page, event_pages, event_warnings,
@@ -90,6 +90,45 @@ class Report:
                 + (f", {self.deleted} deleted" if self.deleted else "") + f" in {self.seconds:.2f}s")
 
 
+class PageSet:
+    """The site's current pages by URL, indexed by unit, with the sitemap's URLs kept up to date
+    (a rebuild touches a few units of a site of thousands of pages: nothing here walks them all)."""
+
+    def __init__(self, pages: list[Page] = ()):
+        self.by_url: dict[str, Page] = {}
+        self.by_unit: dict[str, set[str]] = {}
+        self.sitemap: set[str] = set()
+        self.sitemap_changed = True
+        for page in pages:
+            self.put(page)
+
+    def put(self, page: Page) -> None:
+        if page.url in self.by_url:
+            self.pop(page.url)
+        self.by_url[page.url] = page
+        self.by_unit.setdefault(page.unit, set()).add(page.url)
+        if page.in_sitemap:
+            self.sitemap.add(page.url)
+            self.sitemap_changed = True
+
+    def pop(self, url: str) -> Page:
+        page = self.by_url.pop(url)
+        urls = self.by_unit[page.unit]
+        urls.discard(url)
+        if not urls:
+            del self.by_unit[page.unit]
+        if url in self.sitemap:
+            self.sitemap.discard(url)
+            self.sitemap_changed = True
+        return page
+
+    def urls_of(self, units: set[str]) -> list[str]:
+        return sorted(url for unit in units for url in self.by_unit.get(unit, ()))
+
+    def units(self) -> set[str]:
+        return set(self.by_unit)
+
+
 class Project:
     def __init__(self, source: Path, out: Path, base_url: str | None = None):
         self.source, self.out, self.base_url = source, out, base_url
@@ -100,7 +139,7 @@ class Project:
         """Scope ("site" or an event slug) → the problems that keep its changes out."""
         self.site_problems: list[Problem] = []
         self.renderer: Renderer | None = None
-        self.pages: dict[str, Page] = {}
+        self.pages = PageSet()
         self.digests: dict[str, str] = {}
         self.rankings: list = []
         self.ranking_index: RankingIndex | None = None
@@ -109,11 +148,15 @@ class Project:
         """Person id → the events naming them (players and officials), for display names."""
         self.results_in: dict[str, set[str]] = {}
         """Person id → the events giving them a result, for their history page."""
-        self._sitemap_urls: frozenset[str] = frozenset()
+        self._static_paths: set[str] = set()
+        self._sitemap_lines: dict[str, str] = {}
+        """URL → its sitemap line, kept while base_url stays (a full build starts afresh)."""
         self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="site-builder-write")
         self.stale = False
         """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
         self._folders: set[Path] = set()
+        self._round_caches: dict[str, RoundCache] = {}
+        """Event slug → its parsed round files, so a reload parses only the files that changed."""
 
     # ---------------------------------------------------------------- whole site
 
@@ -125,7 +168,8 @@ class Project:
         if first:  # an unusable output folder stops the command, as it stops `build`
             check_output_folder(self.source, self.out)
         try:
-            result = check(self.source, self.base_url)
+            self._round_caches, self._sitemap_lines = {}, {}
+            result = check(self.source, self.base_url, round_caches=self._round_caches)
             self._adopt(result.site, result.scored, result.problems)
             if first:  # the whole site at once, swapped in like a build (warming the caches)
                 files = self._render_everything(report)
@@ -164,14 +208,21 @@ class Project:
         self.named_in, self.results_in = {}, {}
         for state in self.events.values():
             self._index(state, add=True)
-        self.pages = {page.url: page for page in self._plan_all()}
+        self.pages = PageSet(self._plan_all())
 
     def _render_everything(self, report: Report) -> dict[str, bytes]:
-        files = {page.output_path: self.renderer.render(page) for page in self.pages.values()}
+        files = {page.output_path: self.renderer.render(page) for page in self.pages.by_url.values()}
         report.rendered = len(files)
-        files.update(self.renderer.static_outputs())
-        self._sitemap_urls = frozenset(url for url, page in self.pages.items() if page.in_sitemap)
-        files.update(extra_files(self.site.config, list(self.pages.values())))
+        files.update(self._static_and_extra_files())
+        return files
+
+    def _static_and_extra_files(self) -> dict[str, bytes]:
+        """The theme's static files, and the sitemap when the set of pages changed."""
+        files = self.renderer.static_outputs()
+        self._static_paths = set(files)
+        if self.pages.sitemap_changed:
+            files.update(extra_files(self.site.config, self.pages.sitemap, self._sitemap_lines))
+            self.pages.sitemap_changed = False
         return files
 
     def problems(self) -> list[Problem]:
@@ -224,7 +275,10 @@ class Project:
         """Reload one event folder; returns the units to re-plan (none if it has errors)."""
         folder = self.source / EVENTS_DIR / slug
         log = ProblemLog()
-        event = load_event(self.source, folder, log) if folder.is_dir() else None
+        cache = self._round_caches.setdefault(slug, {})
+        event = load_event(self.source, folder, log, cache) if folder.is_dir() else None
+        if event is None:
+            self._round_caches.pop(slug, None)
         if event is not None:
             assign_event_ids(event, self.directory, log)
         if log.has_errors():
@@ -263,18 +317,22 @@ class Project:
         event), with people and rankings brought up to date on the way."""
         slug = (new or old).event.slug
         units = {f"event:{slug}"}
-        summary_changed = old is None or new is None or old.summary != new.summary
-        if summary_changed:
+        if old is None or new is None or old.summary != new.summary:
             units |= {"home", "archive"}
+        label_changed = old is None or new is None or old.summary.label != new.summary.label
 
         affected = {ref.id for s in (old, new) if s for ref in s.event.players.values()}
-        before = {pid: self.site.people.get(pid) for pid in affected}
-        self._update_people(affected)
-        renamed = {pid for pid in affected if before[pid] != self.site.people.get(pid)}
+        renamed: set[str] = set()
+        if old is None or new is None or (old.names, old.event.info.date) != \
+                (new.names, new.event.info.date):  # else no display name can have moved
+            before = {pid: self.site.people.get(pid) for pid in affected}
+            self._update_people(affected)
+            renamed = {pid for pid in affected if before[pid] != self.site.people.get(pid)}
 
         index = self.ranking_index
         ranking_changed = (old is None or new is None
                            or index.inputs(old.scored) != index.inputs(new.scored))
+        points_before = {pid: index.points.get((slug, pid)) for pid in affected}
         if ranking_changed or renamed:
             touched = set()
             if ranking_changed:
@@ -284,11 +342,12 @@ class Project:
             self.rankings = index.rankings()
             units |= {"rankings", "home"}
 
-        # A player's page shows their result, the event's summary line and its ranking points.
+        # A player's page shows their result, the event's label and its ranking points.
         was = old.results if old else {}
         now = new.results if new else {}
         for pid in affected:
-            if summary_changed or ranking_changed or pid in renamed or was.get(pid) != now.get(pid):
+            if (label_changed or pid in renamed or was.get(pid) != now.get(pid)
+                    or points_before[pid] != index.points.get((slug, pid))):
                 units.add(f"player:{pid}")
         if renamed or set(was) != set(now):
             units.add("players")
@@ -326,7 +385,7 @@ class Project:
         nav_after = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
         if nav_before != nav_after:  # the navigation is on every page
             self.renderer = Renderer(self.source, self.site.config, pages)
-            return {page.unit for page in self.pages.values()} | {f"content:{p.path}" for p in pages}
+            return self.pages.units() | {f"content:{p.path}" for p in pages}
         units = {f"content:{p.path}" for p in set(before[0]) ^ set(pages)}
         if before[1] != home:
             units.add("home")
@@ -340,7 +399,7 @@ class Project:
         templates = {c.split("/templates/", 1)[1] for c in changed if "/templates/" in c}
         if not templates:
             return set()
-        return {page.unit for page in self.pages.values()
+        return {page.unit for page in self.pages.by_url.values()
                 if pages_using(self.renderer.env, page) & templates}
 
     # ---------------------------------------------------------------- planning and writing
@@ -387,18 +446,19 @@ class Project:
         """The person's entries, newest event first (as plan.histories orders them)."""
         states = sorted((self.events[slug] for slug in self.results_in[pid]),
                         key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
-        return [(state.summary, state.results[pid]) for state in states]
+        return [(state.summary.label, state.results[pid]) for state in states]
 
     def _render(self, units: set[str], report: Report, replan: bool = True) -> None:
         clock = time.perf_counter()
         if replan:
             fresh = self._plan_units(units)
-        else:
-            fresh = list(self.pages.values())
+        else:  # a full re-render: every page as planned, and the sitemap (base_url may differ)
+            fresh = list(self.pages.by_url.values())
+            self.pages.sitemap_changed = True
         report.phases["plan"] = time.perf_counter() - clock
-        gone = [url for url, page in self.pages.items() if page.unit in units]
+        gone = self.pages.urls_of(units)
         for page in fresh:
-            self.pages[page.url] = page
+            self.pages.put(page)
         fresh_urls = {page.url for page in fresh}
         for url in gone:
             if url not in fresh_urls:
@@ -410,26 +470,32 @@ class Project:
             report.rendered += 1
         report.phases["render"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        files.update(self.renderer.static_outputs())
-        urls = frozenset(url for url, page in self.pages.items() if page.in_sitemap)
-        if urls != self._sitemap_urls or not replan:  # page sets change the sitemap (and a
-            self._sitemap_urls = urls                    # full re-render may change base_url)
-            files.update(extra_files(self.site.config, list(self.pages.values())))
-        changed = {path: data for path, data in files.items()
-                   if self.digests.get(path) != _digest(data)}
-        # File writes wait on the disk, not the interpreter: a few threads overlap those waits.
-        list(self._writer.map(self._write, changed, changed.values()))
+        static_before = self._static_paths
+        files.update(self._static_and_extra_files())
+        changed = {}
+        for path, data in files.items():
+            digest = _digest(data)
+            if self.digests.get(path) != digest:
+                changed[path] = (data, digest)
+        # File writes wait on the disk, not the interpreter: a few threads overlap those waits
+        # (for a handful of files, handing them over costs more than it saves).
+        if len(changed) > 16:
+            list(self._writer.map(self._write, changed, changed.values()))
+        else:
+            for path, content in changed.items():
+                self._write(path, content)
         report.written += len(changed)
         report.changed_urls.update(changed)
-        stale = set(self.digests) - set(files)
-        if replan:  # only static files can go stale without their page's unit being re-planned
-            stale = {path for path in stale if path.startswith("static/")}
-        for path in stale:
+        # Pages leave with their units (above); only static files can go stale on their own,
+        # except in a full re-render, where the whole plan was replaced.
+        stale = static_before - self._static_paths if replan else set(self.digests) - set(files)
+        for path in sorted(stale):
             self._delete(path, report)
         report.phases["write"] = time.perf_counter() - clock
 
-    def _write(self, relative: str, data: bytes) -> None:
+    def _write(self, relative: str, content: tuple[bytes, str]) -> None:
         """Write one file atomically (a temporary name, then a rename over the old one)."""
+        data, digest = content
         target = self.out / relative
         if target.parent not in self._folders:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -437,7 +503,7 @@ class Project:
         temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
         temporary.write_bytes(data)
         os.replace(temporary, target)
-        self.digests[relative] = _digest(data)
+        self.digests[relative] = digest
 
     def _delete(self, relative: str, report: Report) -> None:
         target = self.out / relative

@@ -105,6 +105,7 @@ class Renderer:
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()
         self._fragments: dict[tuple[str, Any], Markup] = {}
+        self._by_identity: dict[tuple[str, Any], tuple[Any, Markup]] = {}
         self.env.filters.update(dec3=decimals, exact=exact_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 markdown=self._markdown, markdown_body=self._markdown_body)
@@ -116,7 +117,15 @@ class Renderer:
     def _fragment(self, item: Any, template: str) -> Markup:
         """`template` rendered with `item`, remembered by value: long lists (a regular's history,
         the rankings, the archive) re-render only the rows whose data changed. Items are frozen,
-        hashable view objects; the cache belongs to this renderer, which a theme edit replaces."""
+        hashable view objects; the cache belongs to this renderer, which a theme edit replaces.
+
+        Hashing a deep view object costs about as much as rendering it, so the objects
+        themselves are tried first: an unchanged event keeps its objects between rebuilds, and
+        the entry holds them, so an id seen here can only be that same object."""
+        same_objects = (template, tuple(map(id, item)) if type(item) is tuple else id(item))
+        known = self._by_identity.get(same_objects)
+        if known is not None:
+            return known[1]
         key = (template, item)
         cached = self._fragments.get(key)
         if cached is None:
@@ -124,6 +133,9 @@ class Renderer:
             if len(self._fragments) >= self.FRAGMENT_CACHE_LIMIT:
                 self._fragments.clear()
             self._fragments[key] = cached
+        if len(self._by_identity) >= self.FRAGMENT_CACHE_LIMIT:
+            self._by_identity.clear()
+        self._by_identity[same_objects] = (item, cached)
         return cached
 
     def _markdown(self, text: str) -> Markup:

@@ -22,13 +22,15 @@ from .problems import ProblemLog
 BOM = "\ufeff"
 
 
-def read_text(path: Path, shown: str, log: ProblemLog) -> str | None:
-    """The file's text (a UTF-8 BOM removed), or None after logging why it can't be read."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
-        return None
+def read_text(path: Path, shown: str, log: ProblemLog, raw: bytes | None = None) -> str | None:
+    """The file's text (a UTF-8 BOM removed), or None after logging why it can't be read.
+    `raw` is the file's content when the caller has already read it."""
+    if raw is None:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
+            return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -77,9 +79,10 @@ class ColumnSpec:
         return ",".join(names)
 
 
-def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog) -> CsvTable | None:
+def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
+             raw: bytes | None = None) -> CsvTable | None:
     """Parse a CSV file against `spec`. Returns None when the file can't be used at all."""
-    text = read_text(path, shown, log)
+    text = read_text(path, shown, log, raw)
     if text is None:
         return None
     records = _physical_records(text)

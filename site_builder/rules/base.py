@@ -34,14 +34,14 @@ class Column:
 class StandingRow:
     rank: int
     player: PlayerRef
-    values: dict[str, Any]
+    values: dict[str, Any] = field(hash=False)
     """Fields of the JSON twin after rank/player/player_id, in order; Fractions are exact."""
     dropped: bool = False
     tiebreak: str | None = None
     """Which tiebreak placed this player among equals on the primary score (a key of
     `Standings.tiebreak_labels`), or None when the primary score alone decided."""
     notes: tuple[str, ...] = ()
-    cells: dict[str, Any] = field(default_factory=dict)
+    cells: dict[str, Any] = field(default_factory=dict, hash=False)
     """Display-only cells by column key (e.g. a "3–1–0" record); other columns show `values`."""
 
     def cell(self, key: str) -> Any:
@@ -64,7 +64,9 @@ class Standings:
     complete: bool
     columns: tuple[Column, ...]
     rows: tuple[StandingRow, ...]
-    tiebreak_labels: dict[str, str] = field(default_factory=dict)
+    # The dicts stay out of the hash (they compare, so equal objects still hash alike): standings
+    # are fragment keys of the renderer.
+    tiebreak_labels: dict[str, str] = field(default_factory=dict, hash=False)
     explanation: str = ""
     """How the order was decided, in a sentence or two, shown under the table."""
     phase: str = ""
@@ -74,7 +76,7 @@ class Standings:
     cut_label: str = ""
     officials: tuple[Official, ...] = ()
     """Listed under the table, not ranked; in the JSON twin as `officials`."""
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict, hash=False)
     """Extra top-level keys of the JSON twin (e.g. "scored")."""
 
 
