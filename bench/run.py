@@ -78,6 +78,21 @@ class Timed:
         return self.finished - started, self.report
 
 
+def todays_event(events: list[Path]) -> tuple[list[Path], Path, Path]:
+    """The newest large event with a top cut, as today's: its round files, its last Swiss round
+    and its semi-final. Swiss rounds pair everyone still in (drops aside); elimination rounds only
+    the cut, so the last round with more than half of round 1's rows is the last Swiss round."""
+    for folder in reversed(events):
+        rounds = sorted(folder.glob("round-*.csv"), key=lambda p: int(p.stem.split("-")[1]))
+        sizes = [len(path.read_bytes().splitlines()) for path in rounds]
+        if len(rounds) < 3 or sizes[0] < 100:
+            continue
+        last_swiss = max(i for i, size in enumerate(sizes) if size > sizes[0] // 2)
+        if last_swiss < len(rounds) - 2:  # at least a semi-final and a final after it
+            return rounds, rounds[last_swiss], rounds[-2]
+    raise SystemExit("the synthetic archive has no event of 100+ players with a top cut")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1000)
@@ -85,12 +100,7 @@ def main() -> None:
     args = parser.parse_args()
     source = archive(args.events)
     events = sorted((source / "data" / "events").iterdir())
-    newest = events[-1]
-    rounds = sorted(newest.glob("round-*.csv"), key=lambda p: int(p.stem.split("-")[1]))
-    sizes = [len(path.read_bytes().splitlines()) for path in rounds]
-    # Swiss rounds pair everyone still in (drops aside); elimination rounds only the cut.
-    swiss_round = rounds[max(i for i, size in enumerate(sizes) if size > sizes[0] // 2)]
-    cut_round = rounds[-2]
+    rounds, swiss_round, cut_round = todays_event(events)
     originals = {path: path.read_bytes() for path in rounds}
     # Today's event is in progress: its last Swiss round and the elimination rounds are to come.
     held_back = rounds[rounds.index(swiss_round):]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from .config import SiteConfig
 from .content import split_title
 from .markdown import make_renderer
 from .model import ContentPage
+from .numbers import decimals, exact_text, percent_text
 from .plan import Page
 from .problems import TemplateError
 
@@ -44,21 +44,6 @@ def theme_dirs(source: Path, config: SiteConfig) -> list[Path]:
     return dirs + [builtin]
 
 
-def decimals(value: Any, places: int = 3) -> str:
-    """An exact value rounded half up for display: 41/12 → '3.417' (integer arithmetic only)."""
-    exact = value if isinstance(value, Fraction) else Fraction(value)
-    n, d = abs(exact.numerator), exact.denominator
-    scaled = (2 * n * 10**places + d) // (2 * d)
-    sign = "-" if exact < 0 and scaled else ""
-    whole, part = divmod(scaled, 10**places)
-    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
-
-
-def exact_text(value: Any) -> str:
-    exact = value if isinstance(value, Fraction) else Fraction(value)
-    return str(exact.numerator) if exact.denominator == 1 else f"{exact.numerator}/{exact.denominator}"
-
-
 def row_cells(row: Any, columns: Any) -> Markup:
     """The `<td>` cells of a standings row, formatted and escaped in one Python call.
 
@@ -74,6 +59,9 @@ def row_cells(row: Any, columns: Any) -> Markup:
         elif column.kind == "dec3":
             parts.append(f'<td class="{css}" title="exactly {exact_text(value)}">'
                          f"{decimals(value)}</td>")
+        elif column.kind == "pct":
+            parts.append(f'<td class="{css}" title="exactly {exact_text(value)}%">'
+                         f"{percent_text(value)}</td>")
         elif isinstance(value, int):  # numbers need no escaping
             parts.append(f'<td class="{css}">{value}</td>')
         else:
@@ -106,7 +94,7 @@ class Renderer:
         self.static = self._static_files()
         self._fragments: dict[tuple[str, Any], Markup] = {}
         self._by_identity: dict[tuple[str, Any], tuple[Any, Markup]] = {}
-        self.env.filters.update(dec3=decimals, exact=exact_text, long_date=long_date,
+        self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 markdown=self._markdown, markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,

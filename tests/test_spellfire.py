@@ -145,7 +145,7 @@ def test_another_chance_when_a_round_leaves_two(tmp_path):
     b = next(r for r in scored.standings.rows if r.player.name == "B")
     assert b.values["another_chance"] is True and b.notes == ("another chance in round 2",)
     final_box = scored.bracket.extra.rounds[1].boxes[0]
-    assert [e.another_chance for e in final_box.entries if e.player.name == "B"] == [True]
+    assert [e.badge for e in final_box.entries if e.player.name == "B"] == ["another chance"]
 
 
 def test_another_chance_for_a_lower_placed_player_warns(tmp_path):

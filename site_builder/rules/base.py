@@ -24,7 +24,8 @@ class Column:
     key: str
     label: str
     kind: str = "int"
-    """"int", "dec3" (three decimals; exact value in a tooltip), "text" or "record"."""
+    """"int", "dec3" (three decimals; exact value in a tooltip), "pct" (a percentage to two
+    decimals; exact in the tooltip), "text" or "record"."""
     title: str = ""
     """The heading spelled out, for an <abbr> tooltip (e.g. "Strength of Schedule")."""
     numeric: bool = True

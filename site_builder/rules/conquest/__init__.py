@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import Event, Round
+from ...numbers import ordinal
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
@@ -16,11 +17,13 @@ from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, 
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
 from ..swiss import records_after
+from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
+                         status_line)
 from . import rows as conquest_rows
 from . import structure
 from .scoring import (SwissRow, cut_players, elimination_matches, final_order, swiss_games,
                       swiss_standings)
-from .views import (absences, final_standings_view, player_games, record_text, round_tables,
+from .views import (final_standings_view, player_games, record_text, round_tables,
                     swiss_standings_view)
 from .warnings import check_cut, check_elimination_pairings, check_swiss_round
 
@@ -43,8 +46,7 @@ class Conquest:
 
     def plan(self, event: Event) -> structure.Plan:
         """Registered players are the event's players.csv rows, else everyone in a round file."""
-        players = len(event.registrations) or len({r.player for rnd in event.rounds for r in rnd.rows})
-        return structure.make_plan(event.options, players)
+        return structure.make_plan(event.options, registered_players(event))
 
     def validate(self, event: Event, log: ProblemLog) -> None:
         plan = self.plan(event)
@@ -84,9 +86,7 @@ class _Scorer:
             expected = expected_games(previous, seeds, plan.cut)
             self.matches.append(elimination_matches(round_, expected))
         self.last_number = event.rounds[-1].number if event.rounds else 0
-        status = event.info.status
-        self.complete = status == "final" or (status is None and self.last_number >= plan.total_rounds
-                                              and bool(event.rounds))
+        self.complete = is_complete(event, plan.total_rounds)
 
     def scored(self) -> ScoredEvent:
         self._check_structure()
@@ -116,13 +116,7 @@ class _Scorer:
     # -- checks that need standings
 
     def _check_status(self) -> None:
-        played, planned = len(self.event.rounds), self.plan.total_rounds
-        if self.event.info.status == "final" and played < planned:
-            self.log.warning(f"{self.event.folder}/event.toml",
-                             self.event.line_of("status"),
-                             f"status = \"final\" with {played} of the {planned} planned rounds "
-                             f"({self.plan.describe()}): the standings after round {played} are "
-                             "published as final")
+        check_final_too_early(self.event, self.plan.total_rounds, self.plan.describe(), self.log)
 
     def _check_structure(self) -> None:
         if self.plan.below_table:
@@ -222,14 +216,7 @@ class _Scorer:
         return tuple(details)
 
     def _status_line(self) -> str:
-        played, planned = len(self.event.rounds), self.plan.total_rounds
-        if not self.event.rounds:
-            return "No results yet"
-        if self.complete:
-            return "Final" if played >= planned else f"Final after {played} of {planned} rounds"
-        if played >= planned:
-            return f"In progress: all {planned} rounds in, not yet marked final"
-        return f"In progress: {played} of {planned} rounds played"
+        return status_line(self.event, self.plan.total_rounds, self.complete)
 
     def _winner(self, standings: Standings | None, bracket: Bracket | None) -> Any:
         """The champion, or the Swiss winner of an event without a cut, once the event is final."""
@@ -255,18 +242,13 @@ class _Scorer:
         for row in standings.rows:
             name = row.player.name
             record = latest[name]
-            finish = row.values.get("finish") or f"{_ordinal(row.rank)} of {total}"
+            finish = row.values.get("finish") or f"{ordinal(row.rank)} of {total}"
             results[name] = PlayerResult(
                 row.player, row.rank, finish, str(record.points), record_text(record),
                 player_games(name, record, elimination_games.get(name, []), self.plan,
                              self.event.ref),
                 row.notes)
         return results
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 __all__ = ["Conquest"]

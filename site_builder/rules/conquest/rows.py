@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from ...model import Event, Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
+from ..twoplayer import BYE, check_duplicates, check_pair, check_round_numbers, tables_of
 from .structure import Plan
 
 COLUMNS = ColumnSpec(required=("table", "player", "result"))
 
-WIN, MODIFIED_WIN, LOSS, BYE = "win", "modified-win", "loss", "bye"
+WIN, MODIFIED_WIN, LOSS = "win", "modified-win", "loss"
 RESULT_WORDS = {
     "win": WIN, "w": WIN,
     "modified-win": MODIFIED_WIN, "modified win": MODIFIED_WIN, "modified_win": MODIFIED_WIN,
@@ -56,20 +56,11 @@ def _result(text: str, shown: str, line: int, log: ProblemLog) -> str | None:
     return word
 
 
-def tables_of(round_: Round) -> tuple[dict[int, list[Row]], list[Row]]:
-    """Rows grouped by table number, and the rows without a table."""
-    tables: dict[int, list[Row]] = defaultdict(list)
-    loose: list[Row] = []
-    for row in round_.rows:
-        (tables[row.table] if row.table is not None else loose).append(row)
-    return dict(sorted(tables.items())), loose
-
-
 # ---------------------------------------------------------------- checks
 
 
 def check_round(round_: Round, elimination: bool, log: ProblemLog) -> None:
-    _check_duplicates(round_, log)
+    check_duplicates(round_, log)
     tables, loose = tables_of(round_)
     for row in loose:
         if row.result in (WIN, MODIFIED_WIN):
@@ -86,24 +77,11 @@ def check_round(round_: Round, elimination: bool, log: ProblemLog) -> None:
             _check_table(round_.path, number, rows, elimination, log)
 
 
-def _check_duplicates(round_: Round, log: ProblemLog) -> None:
-    first_line: dict[str, int] = {}
-    for row in round_.rows:
-        if row.player in first_line:
-            log.error(round_.path, row.line,
-                      f"{row.player} is in this round twice (also on line {first_line[row.player]}): "
-                      "a player plays one game per round")
-        else:
-            first_line[row.player] = row.line
-
-
 def _check_table(path: str, number: int, rows: list[Row], elimination: bool, log: ProblemLog) -> None:
-    names = " and ".join(r.player for r in rows) if len(rows) < 3 else ", ".join(r.player for r in rows)
-    line = rows[-1].line
-    if len(rows) > 2:
-        log.error(path, line, f"table {number} has {len(rows)} players ({names}): "
-                              "a Conquest game is played by two")
+    if not check_pair(path, number, rows, "a Conquest game", log):
         return
+    names = " and ".join(r.player for r in rows)
+    line = rows[-1].line
     if len(rows) == 1:
         row = rows[0]
         if row.result in (WIN, MODIFIED_WIN):
@@ -114,12 +92,7 @@ def _check_table(path: str, number: int, rows: list[Row], elimination: bool, log
                                   "rounds the opponent of a player who drops gets a 'bye'")
         return
     results = sorted(r.result for r in rows)
-    if BYE in results:
-        bye = next(r for r in rows if r.result == BYE)
-        other = next(r for r in rows if r is not bye)
-        log.error(path, bye.line, f"{bye.player} has a bye but {other.player} is at the same table "
-                                  f"{number}: a bye has no opponent")
-    elif results == [LOSS, LOSS]:
+    if results == [LOSS, LOSS]:
         log.error(path, line, f"table {number} has no winner ({names} both lost): one of them needs "
                               "win or modified-win")
     elif LOSS not in results:
@@ -129,15 +102,11 @@ def _check_table(path: str, number: int, rows: list[Row], elimination: bool, log
 
 def check_stages(event: Event, plan: Plan, log: ProblemLog) -> None:
     """Round count against the structure, and who may play each elimination round."""
-    for round_ in event.rounds:
-        if round_.number > plan.total_rounds:
-            advice = ("raise swiss_rounds or cut in event.toml if it ran longer"
-                      if plan.structure == "custom" else
-                      "set structure = \"custom\" with swiss_rounds and cut in event.toml if it "
-                      "ran differently")
-            log.error(round_.path, 1,
-                      f"round {round_.number} is beyond this event's {plan.total_rounds} rounds "
-                      f"({plan.describe()}): {advice}")
+    advice = ("raise swiss_rounds or cut in event.toml if it ran longer"
+              if plan.structure == "custom" else
+              "set structure = \"custom\" with swiss_rounds and cut in event.toml if it "
+              "ran differently")
+    check_round_numbers(event, plan.total_rounds, plan.describe(), advice, log)
     swiss_players = {r.player for round_ in event.rounds if round_.number <= plan.swiss_rounds
                      for r in round_.rows}
     alive: set[str] | None = None

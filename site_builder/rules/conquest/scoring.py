@@ -14,27 +14,21 @@ from fractions import Fraction
 from ...model import Round
 from ..elimination import Match, Progress, progress
 from ..swiss import Game, SwissRecord, records_after
-from ..tiebreaks import decided_by, lottery, schedule
+from ..tiebreaks import decided_by, lottery
+from ..twoplayer import UNPAIRED_LOSS, paired_games, schedule_of
 from .rows import BYE, LOSS, MODIFIED_WIN, WIN, tables_of
 
-UNPAIRED_LOSS = "unpaired-loss"
 POINTS = {WIN: 5, MODIFIED_WIN: 4, LOSS: 0, BYE: 5, UNPAIRED_LOSS: 0}
 TIEBREAK_LABELS = {"sos": "SoS", "esos": "ESoS", "random": "random"}
 
 
 def swiss_games(round_: Round) -> dict[str, Game]:
     """Each player's game in a Swiss round: against an opponent, a bye, or an unpaired loss."""
-    tables, loose = tables_of(round_)
-    games: dict[str, Game] = {}
-    for number, rows in tables.items():
-        for row in rows:
-            opponent = next((o.player for o in rows if o is not row), None)
-            kind = row.result if opponent or row.result == BYE else UNPAIRED_LOSS
-            games[row.player] = Game(round_.number, kind, POINTS[kind], number, opponent, row.line)
-    for row in loose:
-        kind = BYE if row.result == BYE else UNPAIRED_LOSS
-        games[row.player] = Game(round_.number, kind, POINTS[kind], None, None, row.line)
-    return games
+    return paired_games(round_, _own_result, POINTS)
+
+
+def _own_result(row, opponent) -> str:
+    return row.result
 
 
 MARKS = {WIN: "W", MODIFIED_WIN: "MW", LOSS: "L", BYE: "bye"}
@@ -75,14 +69,12 @@ class SwissRow:
 
 def rank_swiss(records: Mapping[str, SwissRecord], seed: int) -> list[SwissRow]:
     """Swiss standings: points, SoS, ESoS, then the seeded draw; ranks are never shared."""
-    opponents = {name: r.opponents for name, r in records.items()}
-    points = {name: r.points for name, r in records.items()}
-    rounds = {name: r.rounds_played for name, r in records.items()}
-    strength = schedule(opponents, points, rounds)
+    strength = schedule_of(records)
     sos, esos = strength.sos, strength.esos
     draw = {name: lottery(seed, name) for name in records}
     # Best first: higher points, SoS, ESoS (exact integer keys), then the lower draw.
-    keys_of = {n: (points[n], strength.sos_key[n], strength.esos_key[n], -draw[n]) for n in records}
+    keys_of = {n: (records[n].points, strength.sos_key[n], strength.esos_key[n], -draw[n])
+               for n in records}
     order = sorted(records, key=keys_of.__getitem__, reverse=True)
     keys = [keys_of[n] for n in order]
     labels = decided_by(keys, (None, "sos", "esos", "random"), tied="random")

@@ -9,7 +9,8 @@ from ...model import PlayerRef, Round
 from ..base import Column, PlayerGame, Standings, StandingRow
 from ..elimination import Match, Progress, bracket_size, finish_label, round_label
 from ..swiss import MISSED, SwissRecord, attendance_notes
-from .rows import BYE, LOSS, MODIFIED_WIN, WIN, tables_of
+from ..twoplayer import Absence, game_lines, record_line, result_counts, seating
+from .rows import BYE, LOSS, MODIFIED_WIN, WIN
 from .scoring import POINTS, TIEBREAK_LABELS, UNPAIRED_LOSS, FinalRow, SwissRow
 from .structure import Plan
 
@@ -31,9 +32,7 @@ FINAL_COLUMNS = (Column("finish", "Finish", "text", numeric=False),
 
 
 def record_text(record: SwissRecord) -> str:
-    wins = record.count(WIN) + record.count(BYE)
-    losses = record.count(LOSS) + record.count(UNPAIRED_LOSS) + record.count(MISSED)
-    return f"{wins}–{record.count(MODIFIED_WIN)}–{losses}"
+    return record_line(record, WIN, MODIFIED_WIN, LOSS)
 
 
 def explanation(seed: int) -> str:
@@ -44,18 +43,8 @@ def explanation(seed: int) -> str:
 
 
 def swiss_values(row: SwissRow) -> dict:
-    record = row.record
-    return {
-        "points": record.points,
-        "rounds_played": record.rounds_played,
-        "wins": record.count(WIN),
-        "modified_wins": record.count(MODIFIED_WIN),
-        "losses": record.count(LOSS),
-        "byes": record.count(BYE),
-        "unpaired_losses": record.count(UNPAIRED_LOSS) + record.count(MISSED),
-        "sos": row.sos,
-        "esos": row.esos,
-    }
+    counts = result_counts(row.record, {"wins": WIN, "modified_wins": MODIFIED_WIN, "losses": LOSS})
+    return {**counts, "sos": row.sos, "esos": row.esos}
 
 
 def swiss_standings_view(rows: Sequence[SwissRow], title: str, after_round: int, complete: bool,
@@ -143,12 +132,6 @@ class TableView:
 
 
 @dataclass(frozen=True, slots=True)
-class Absence:
-    player: PlayerRef
-    note: str
-
-
-@dataclass(frozen=True, slots=True)
 class ConquestRound:
     elimination: bool
     tables: tuple[TableView, ...]
@@ -159,42 +142,18 @@ class ConquestRound:
 
 def round_tables(round_: Round, elimination: bool, ref: Ref, seeds: Mapping[str, int],
                  absent: Sequence[Absence] = ()) -> ConquestRound:
-    tables, loose = tables_of(round_)
-
     def seat(row) -> Seat:
         kind = row.result
         return Seat(ref(row.player), RESULT_LABELS[kind], None if elimination else POINTS[kind],
                     kind in (WIN, MODIFIED_WIN, BYE), seeds.get(row.player))
 
-    views, byes, unpaired = [], [], []
-    for number, rows in tables.items():
-        if len(rows) == 2 or elimination:
-            views.append(TableView(number, tuple(seat(r) for r in rows)))
-        elif rows[0].result == BYE:
-            byes.append(seat(rows[0]))
-        else:
-            unpaired.append(Seat(ref(rows[0].player), RESULT_LABELS[UNPAIRED_LOSS], 0, False))
-    for row in loose:
-        target = byes if row.result == BYE else unpaired
-        target.append(seat(row) if row.result == BYE else
-                      Seat(ref(row.player), RESULT_LABELS[UNPAIRED_LOSS], 0, False))
-    return ConquestRound(elimination, tuple(views), tuple(byes), tuple(unpaired), tuple(absent))
+    def unpaired_seat(row) -> Seat:
+        return Seat(ref(row.player), RESULT_LABELS[UNPAIRED_LOSS], 0, False)
 
-
-def absences(number: int, final_records: Mapping[str, SwissRecord], ref: Ref) -> list[Absence]:
-    """Players not at a Swiss round: dropped there, or given an unpaired loss when they came back."""
-    found = []
-    for name in sorted(final_records, key=str.casefold):
-        record = final_records[name]
-        game = next((g for g in record.games if g.round == number), None)
-        if game is not None and game.kind == MISSED:
-            how = "joined" if number < record.first_round else "rejoined"
-            back = next(g.round for g in record.games if g.round > number and g.kind != MISSED)
-            found.append(Absence(ref(name), f"absent; {how} in round {back}, so this round counts "
-                                            "as an unpaired loss"))
-        elif record.dropped and record.last_round == number - 1:
-            found.append(Absence(ref(name), "dropped"))
-    return found
+    games, byes, unpaired = seating(round_, keep_lone=elimination)
+    views = tuple(TableView(number, tuple(seat(r) for r in rows)) for number, rows in games)
+    return ConquestRound(elimination, views, tuple(seat(r) for r in byes),
+                         tuple(unpaired_seat(r) for r in unpaired), tuple(absent))
 
 
 # ---------------------------------------------------------------- player pages
@@ -203,12 +162,7 @@ def absences(number: int, final_records: Mapping[str, SwissRecord], ref: Ref) ->
 def player_games(name: str, record: SwissRecord, elimination: Sequence[tuple[Round, Match]],
                  plan: Plan, ref: Ref) -> tuple[PlayerGame, ...]:
     """A player's Swiss games (missed rounds included), then their elimination games."""
-    lines = []
-    for game in record.games:
-        lines.append(PlayerGame(
-            game.round, f"Round {game.round}", str(game.table or ""),
-            (ref(game.opponent),) if game.opponent else (), RESULT_LABELS[game.kind],
-            str(game.points)))
+    lines = game_lines(record, lambda game: RESULT_LABELS[game.kind], ref)
     for round_, match in elimination:
         opponent = tuple(ref(p) for p in match.players if p != name)
         mark = match.marks[name]

@@ -7,9 +7,9 @@ best-of-three matches in single or double elimination.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ...model import Event
+from ...numbers import ordinal
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
@@ -18,7 +18,7 @@ from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent,
 from ..elimination import Match, build_bracket, round_label
 from . import armageddon, matches, multiplayer, tables
 from .options import HeresyOptions, read_options
-from .views import (double_bracket, match_player_game, match_standings, match_views, ordinal,
+from .views import (double_bracket, match_player_game, match_standings, match_views,
                     points_grid, table_player_games, table_standings, table_views, tau_line)
 
 TABLE_ROUND = "games/heresy/tables_round.html"

@@ -9,6 +9,7 @@ from ...model import Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
+from ..seating import check_one_seat_each
 
 COLUMNS = ColumnSpec(required=("table", "player", "result", "tau"))
 WIN, TIME = "win", "time"
@@ -62,15 +63,7 @@ def tables_of(round_: Round) -> dict[int, list[Seat]]:
 
 
 def check_round(round_: Round, log: ProblemLog) -> None:
-    first: dict[str, Seat] = {}
-    for seat in round_.rows:
-        if seat.player in first:
-            other = first[seat.player]
-            log.error(round_.path, seat.line,
-                      f"{seat.player} is at table {seat.table} and at table {other.table} "
-                      f"(line {other.line}): a player sits at one table per round")
-        else:
-            first[seat.player] = seat
+    check_one_seat_each(round_, log)
     for number, seats in tables_of(round_).items():
         if not round_.table_rejected(number):
             _check_table(round_.path, number, seats, log)

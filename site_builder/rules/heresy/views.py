@@ -30,11 +30,6 @@ MATCH_COLUMNS = (
 )
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def table_explanation(options: HeresyOptions) -> str:
     return (f"The winner of a table scores {options.win_points}; everyone else scores the tau they "
             f"stored, up to the tau goal of {options.tau_goal}. When a game runs out of time there "

@@ -10,6 +10,7 @@ from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
 from ..base import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
+from ..grid import TEMPLATE as GRID_TEMPLATE
 from . import rows as spellfire_rows
 from .options import SpellfireOptions, read_options
 from .scoring import (SCORED_MINIMUM, another_chance, brackets, check_advancement,
@@ -19,7 +20,6 @@ from .views import (advancement_grid, bracket_views, ordinal, player_games, rank
 
 ROUND_TEMPLATE = "games/spellfire/round.html"
 FINISHES = {1: "Winner", 2: "Runner-up", 3: "Third", 4: "Fourth"}
-GRID_TEMPLATE = "games/spellfire/grid.html"
 
 
 class Spellfire:

@@ -6,7 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...model import PlayerRef
+from ...numbers import ordinal
 from ..base import Column, Official, PlayerGame, Standings, StandingRow
+from ..grid import Grid, GridBox, GridEntry, GridRound
 from ..tiebreaks import shared_ranks
 from .scoring import Bracket, Scored, Standing
 
@@ -23,11 +25,6 @@ EXPLANATION = ("Each round's bracket winner scores 4 × the round number; the ot
                "unrazed realms over the bracket's games, score 3, 2 and 1 × the round number. In "
                "the final the winner scores 5 ×, the runner-up 3 × and third 2 ×. A player's total "
                "adds up every round played; equal totals share a place.")
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def finish_of(standing: Standing, final_round: int | None, last_round: int,
@@ -124,38 +121,6 @@ def anchor(bracket: Bracket) -> str:
 # ---------------------------------------------------------------- the advancement grid
 
 
-@dataclass(frozen=True, slots=True)
-class GridEntry:
-    player: PlayerRef
-    place: str
-    """Compact: '1st', '=2nd' (shared); how it was decided is in `place_note`."""
-    place_note: str
-    points: int
-    advances_to: str | None
-    """The anchor of the box this player plays next, for the winner (or a second chance)."""
-    another_chance: bool
-
-
-@dataclass(frozen=True, slots=True)
-class GridBox:
-    anchor: str
-    label: str
-    entries: tuple[GridEntry, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GridRound:
-    number: int
-    label: str
-    boxes: tuple[GridBox, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Grid:
-    rounds: tuple[GridRound, ...]
-    champion: PlayerRef | None
-
-
 def advancement_grid(all_brackets: Sequence[Sequence[Bracket]], final_after: Mapping[str, Standing],
                      chances: Mapping[int, str], final_round: int | None, ref: Ref) -> Grid:
     next_box: dict[tuple[int, str], str] = {}
@@ -175,8 +140,9 @@ def advancement_grid(all_brackets: Sequence[Sequence[Bracket]], final_after: Map
                 note = ("tied on realms: shares the place's points" if placing.shared else
                         "placed by the judge" if placing.by_judge else "")
                 compact = ("=" if placing.shared else "") + ordinal(placing.place)
-                entries.append(GridEntry(ref(placing.player), compact, note, scored.points,
-                                         target, chances.get(number) == placing.player))
+                badge = "another chance" if chances.get(number) == placing.player else ""
+                entries.append(GridEntry(ref(placing.player), compact, note, str(scored.points),
+                                         target, badge))
             label = "Final" if number == final_round else f"Bracket {bracket.number}"
             boxes.append(GridBox(anchor(bracket), label, tuple(entries)))
         rounds.append(GridRound(number, "Final" if number == final_round else f"Round {number}",

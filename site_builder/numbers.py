@@ -1,0 +1,32 @@
+"""Exact numbers shown to people: rounding for display happens here and only here."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+
+def decimals(value: Any, places: int = 3) -> str:
+    """An exact value rounded half up for display: 41/12 → '3.417' (integer arithmetic only)."""
+    exact = value if isinstance(value, Fraction) else Fraction(value)
+    n, d = abs(exact.numerator), exact.denominator
+    scaled = (2 * n * 10**places + d) // (2 * d)
+    sign = "-" if exact < 0 and scaled else ""
+    whole, part = divmod(scaled, 10**places)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+def exact_text(value: Any) -> str:
+    exact = value if isinstance(value, Fraction) else Fraction(value)
+    return str(exact.numerator) if exact.denominator == 1 else f"{exact.numerator}/{exact.denominator}"
+
+
+def percent_text(value: Any) -> str:
+    """A percentage for pages: two decimals, e.g. 800/11 → '72.73%'."""
+    return f"{decimals(value, 2)}%"
+
+
+def ordinal(n: int) -> str:
+    """1 → '1st', 12 → '12th', 22 → '22nd'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,33 @@
+"""Rows of a round grouped by table, and the one-seat-per-round check: shared by every game whose
+round files have a `table` column (two-player games and multi-player tables alike)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..model import Round
+from ..problems import ProblemLog
+
+
+def tables_of(round_: Round) -> tuple[dict[int, list[Any]], list[Any]]:
+    """Rows grouped by table number, in table order, and the rows without a table."""
+    tables: dict[int, list[Any]] = defaultdict(list)
+    loose: list[Any] = []
+    for row in round_.rows:
+        (tables[row.table] if row.table is not None else loose).append(row)
+    return dict(sorted(tables.items())), loose
+
+
+def check_one_seat_each(round_: Round, log: ProblemLog) -> None:
+    """A player sits at one table per round (multi-player tables)."""
+    first: dict[str, Any] = {}
+    for seat in round_.rows:
+        if seat.player in first:
+            other = first[seat.player]
+            where = (f"at table {seat.table} and at table {other.table}" if seat.table != other.table
+                     else f"twice at table {seat.table}")
+            log.error(round_.path, seat.line, f"{seat.player} is {where} (line {other.line}): a "
+                                              "player sits at one table per round")
+        else:
+            first[seat.player] = seat
