@@ -7,8 +7,9 @@ bench/results.json.
 Three edits are timed, from the file's write to the last changed page written, through the real
 watcher (its debounce included) and the incremental rebuild:
 
-* Swiss round: the organizer saves the next Swiss round of today's event (the newest, 126
-  players, in progress): every player's record moves, so all their pages are re-rendered;
+* Swiss round: the organizer saves the next Swiss round of today's event (the newest with 100+
+  players and a top cut, in progress): every player's record moves, so all their pages are
+  re-rendered;
 * cut round: the next elimination round of that event (a semi-final: four players' pages move);
 * correction: a result is corrected in an old, finished event (which also moves the rankings).
 """
