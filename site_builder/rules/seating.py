@@ -31,3 +31,13 @@ def check_one_seat_each(round_: Round, log: ProblemLog) -> None:
                                               "player sits at one table per round")
         else:
             first[seat.player] = seat
+
+
+def check_time_on_every_row(path: str, number: int, seats: list[Any], time: str,
+                            log: ProblemLog) -> None:
+    """A table that ran out of time says so on every row (Heresy, INWO)."""
+    untimed = next((s for s in seats if s.result != time), None)
+    if untimed is not None:
+        log.error(path, untimed.line, f"table {number} ran out of time but {untimed.player}'s "
+                                      f"row lacks '{time}': write '{time}' on every row of that "
+                                      "table")

@@ -9,7 +9,7 @@ from ...model import Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
-from ..seating import check_one_seat_each
+from ..seating import check_one_seat_each, check_time_on_every_row
 
 COLUMNS = ColumnSpec(required=("table", "player", "result", "tau"))
 WIN, TIME = "win", "time"
@@ -85,10 +85,8 @@ def _check_table(path: str, number: int, seats: list[Seat], log: ProblemLog) -> 
     elif winners and timed:
         log.error(path, winners[0].line, f"table {number} has a winner ({winners[0].player}) and "
                                          "'time': a game that ran out of time has no winner")
-    elif timed and len(timed) != len(seats):
-        untimed = next(s for s in seats if s.result != TIME)
-        log.error(path, untimed.line, f"table {number} ran out of time but {untimed.player}'s row "
-                                      "lacks 'time': write 'time' on every row of that table")
-    elif not winners and not timed:
+    elif timed:
+        check_time_on_every_row(path, number, seats, TIME, log)
+    elif not winners:
         log.error(path, last, f"table {number} has no winner: write 'win' for the player who won, "
                               "or 'time' on every row if the game ran out of time")

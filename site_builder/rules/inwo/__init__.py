@@ -8,7 +8,10 @@ its events are listed but not ranked.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...model import Event, Round
+from ...numbers import ordinal, percent_text
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
@@ -114,9 +117,9 @@ def _check_table_decisions(round_: Round, results: list[tables.TableResult], log
                         f"advanced is ignored in the final (table {table.number}): nobody advances "
                         "from it, places come from the result and Percentage of Goal")
         elif not any(p.advances for p in table.placed):
-            winners = ", ".join(p.player for p in table.placed if p.reason == tables.BY_REFEREE)
+            held_back = ", ".join(p.player for p in table.placed if p.reason == tables.BY_REFEREE)
             log.error(round_.path, flagged[0].seat.line,
-                      f"table {table.number}: advanced = no on {winners} leaves nobody advancing, "
+                      f"table {table.number}: advanced = no on {held_back} leaves nobody advancing, "
                       f"which contradicts the result ({table.placed[0].player} placed first); "
                       "mark who goes on with advanced = yes")
 
@@ -182,16 +185,16 @@ class _MultiplayerScorer:
 
     def _players(self, ranked: list[tables.Ranked]) -> dict[str, PlayerResult]:
         total = len(ranked)
+        per_rank = Counter(r.rank for r in ranked)
         results = {}
-        standings = {r.entry.name: r for r in ranked}
-        for name, item in standings.items():
-            e = item.entry
-            shared = sum(1 for r in ranked if r.rank == item.rank) > 1
+        for item in ranked:
+            e, name = item.entry, item.entry.name
+            shared = per_rank[item.rank] > 1
             finish = views.entry_finish(e, self.complete, e.table.shared and e.last.place == 1)
             if finish.startswith(("Out", "Advanced")):
-                finish = f"{'=' if shared else ''}{views.ordinal(item.rank)} of {total}"
+                finish = f"{'=' if shared else ''}{ordinal(item.rank)} of {total}"
             results[name] = PlayerResult(
-                self.event.ref(name), item.rank, finish, views.percent_text(e.last.percentage),
+                self.event.ref(name), item.rank, finish, percent_text(e.last.percentage),
                 f"reached round {e.reached}", views.multiplayer_games(e, self.event.ref),
                 points_label="PoG")
         return results
@@ -271,7 +274,7 @@ class _HeadToHeadScorer:
             wins = row.values["games_won"]
             results[s.name] = PlayerResult(
                 row.player, item.rank, row.values["finish"],
-                views.percent_text(s.last.percentage) if s.last and s.last.percentage is not None else "",
+                percent_text(s.last.percentage) if s.last and s.last.percentage is not None else "",
                 f"{wins}–{len(s.games) - wins}", views.h2h_games(s, self.planned, self.event.ref),
                 points_label="PoG")
         return results

@@ -102,11 +102,11 @@ class Standing:
 
     @property
     def key(self) -> tuple:
-        pct = self.last.percentage if self.last and self.last.percentage is not None else Fraction(-1)
-        groups = self.last.seat.groups or 0 if self.last else 0
         if self.progress.won:  # still in (or the champion): how far, not the score, orders them
             return (self.progress.order, Fraction(0), 0)
-        return (self.progress.order, pct, groups)
+        if self.last is None or self.last.percentage is None:  # no game, or no groups written
+            return (self.progress.order, Fraction(-1), 0)
+        return (self.progress.order, self.last.percentage, self.last.seat.groups or 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from ...model import Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvRow, CsvTable
 from ..cells import INVALID, whole_number
-from ..seating import check_one_seat_each, tables_of
+from ..seating import check_one_seat_each, check_time_on_every_row, tables_of
+from ..twoplayer import check_pair
 from .percentage import HUNDRED, parse_percentage
 
 MULTIPLAYER_COLUMNS = ColumnSpec(required=("table", "player", "result", "groups"),
@@ -163,11 +164,9 @@ def _check_multiplayer_table(path: str, number: int, seats: list[Seat], log: Pro
         log.error(path, other.line, f"table {number} has '{other.result}' ({other.player}) and "
                                     "'time': a table that ran out of time has no winner yet "
                                     "(Percentage of Goal decides it)")
-    elif timed and len(timed) != len(seats):
-        untimed = next(s for s in seats if s.result != TIME)
-        log.error(path, untimed.line, f"table {number} ran out of time but {untimed.player}'s row "
-                                      "lacks 'time': write 'time' on every row of that table")
-    elif not (winners or shared or timed):
+    elif timed:
+        check_time_on_every_row(path, number, seats, TIME, log)
+    elif not (winners or shared):
         log.error(path, last, f"table {number} has no winner: write 'win' for the winner, "
                               "'shared' on each player of a shared victory, or 'time' on every "
                               "row if the game ran out of time")
@@ -182,29 +181,20 @@ def check_head_to_head_round(round_: Round, log: ProblemLog) -> None:
 
 
 def _check_game(path: str, number: int, seats: list[Seat], log: ProblemLog) -> None:
-    names = " and ".join(s.player for s in seats) if len(seats) < 3 else ", ".join(
-        s.player for s in seats)
-    last = seats[-1].line
-    if len(seats) > 2:
-        log.error(path, last, f"table {number} has {len(seats)} players ({names}): a head-to-head "
-                              "game is played by two")
+    if not check_pair(path, number, seats, "a head-to-head game", log):
         return
     if len(seats) == 1:
         seat = seats[0]
         if seat.result != BYE:
-            log.error(path, last, f"table {number} has only {seat.player}, with a {seat.result}: "
-                                  "a game needs an opponent at the same table (write 'bye' for a "
-                                  "player who goes through without playing)")
+            log.error(path, seat.line, f"table {number} has only {seat.player}, with a "
+                                       f"{seat.result}: a game needs an opponent at the same table "
+                                       "(write 'bye' for a player who goes through without playing)")
         return
     results = sorted(s.result for s in seats)
-    if BYE in results:
-        bye = next(s for s in seats if s.result == BYE)
-        other = next(s for s in seats if s is not bye)
-        log.error(path, bye.line, f"{bye.player} has a bye but {other.player} is at the same "
-                                  f"table {number}: a bye has no opponent")
-    elif results == [LOSS, LOSS]:
-        log.error(path, last, f"table {number} has no winner ({names} both lost): one of them "
-                              "needs 'win'")
+    names = " and ".join(s.player for s in seats)
+    if results == [LOSS, LOSS]:
+        log.error(path, seats[-1].line, f"table {number} has no winner ({names} both lost): one "
+                                        "of them needs 'win'")
     elif results == [WIN, WIN]:
-        log.error(path, last, f"table {number} has two winners ({names}): one player wins, the "
-                              "other gets a loss")
+        log.error(path, seats[-1].line, f"table {number} has two winners ({names}): one player "
+                                        "wins, the other gets a loss")

@@ -47,10 +47,6 @@ class Placed:
         return self.seat.player
 
     @property
-    def won(self) -> bool:
-        return self.seat.result in (WIN, SHARED)
-
-    @property
     def sort_key(self) -> tuple:
         return table_key(self.seat, self.percentage)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,8 @@ COLUMNS = (
 TIEBREAK_LABELS = {"pog": "PoG", "groups": "groups"}
 RESULT_LABELS = {WIN: "Win", SHARED: "Shared victory", TIME: "Time", "": ""}
 PLACES = {1: "Winner", 2: "2nd", 3: "3rd"}
+MARK_LABELS = {"W": "Win", "L": "Loss", "bye": "Bye"}
+"""Head-to-head: the bracket's short marks spelled out on round and player pages."""
 
 
 def table_anchor(round_number: int, table: int) -> str:
@@ -214,10 +217,11 @@ def h2h_standings(ranked: Sequence[headtohead.Ranked], title: str, after_round: 
                   complete: bool, planned: int, ref: Ref) -> Standings:
     keys = [r.standing.key for r in ranked]
     labels = decided_by(keys, (None, "pog", "groups"))
+    per_rank = Counter(r.rank for r in ranked)
     rows = []
     for item, label in zip(ranked, labels):
         s = item.standing
-        shared = sum(1 for r in ranked if r.rank == item.rank) > 1
+        shared = per_rank[item.rank] > 1
         pct = s.last.percentage if s.last else None
         values = {"finish": h2h_finish(item, planned, complete, shared),
                   "reached": s.games[-1].round if s.games else 0,
@@ -247,7 +251,7 @@ class GameView:
 def game_views(matches: Sequence, seats: Mapping[str, headtohead.GameSeat], ref: Ref) -> tuple[GameView, ...]:
     return tuple(
         GameView(m.number, tuple(
-            GameSeatView(ref(p), {"W": "Win", "L": "Loss", "bye": "Bye"}[m.marks[p]], m.winner == p,
+            GameSeatView(ref(p), MARK_LABELS[m.marks[p]], m.winner == p,
                          seats[p].seat.groups, seats[p].percentage)
             for p in m.players))
         for m in matches)
@@ -257,8 +261,7 @@ def h2h_games(standing: headtohead.Standing, planned: int, ref: Ref) -> tuple[Pl
     lines = []
     for index, game in enumerate(standing.games):
         match = game.match
-        mark = match.marks[standing.name]
-        result = {"W": "Win", "L": "Loss", "bye": "Bye"}[mark]
+        result = MARK_LABELS[match.marks[standing.name]]
         lines.append(PlayerGame(game.round, round_label(bracket_size(planned, index)),
                                 f"Table {match.number}",
                                 tuple(ref(p) for p in match.players if p != standing.name), result,
