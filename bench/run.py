@@ -5,7 +5,9 @@ bench/results.json.
     python bench/run.py [--events 1000] [--runs 7]
 
 Three edits are timed, from the file's write to the last changed page written, through the real
-watcher (its debounce included) and the incremental rebuild:
+watcher (its debounce included) and the incremental rebuild. Every timed write has results never
+seen before in the session (a seeded variant of the file), as an organizer's new round has: a
+cache of earlier content cannot answer for it.
 
 * Swiss round: the organizer saves the next Swiss round of today's event (the newest with 100+
   players and a top cut, in progress): every player's record moves, so all their pages are
@@ -21,6 +23,7 @@ import hashlib
 import json
 import os
 import platform
+import random
 import shutil
 import statistics
 import sys
@@ -62,21 +65,25 @@ class Timed:
         self.project = project
         self.done = threading.Event()
         self.finished = 0.0
+        self.noticed = 0.0
         self.report = None
 
     def __call__(self, batch: list[str]) -> None:
+        self.noticed = time.perf_counter()
         self.report = self.project.rebuild(batch)
         self.finished = time.perf_counter()
         self.done.set()
 
-    def edit(self, action) -> tuple[float, object]:
+    def edit(self, action) -> tuple[float, float, object]:
+        """Seconds from the edit to the last page written, of which the watcher's share (the
+        debounce), and the rebuild's report."""
         self.done.clear()
         started = time.perf_counter()
         action()
         if not self.done.wait(timeout=120):
             raise RuntimeError("no rebuild within two minutes")
         time.sleep(0.3)  # let stray events of the same edit settle before the next one
-        return self.finished - started, self.report
+        return self.finished - started, self.noticed - started, self.report
 
 
 def todays_event(events: list[Path]) -> tuple[list[Path], Path, Path]:
@@ -129,10 +136,12 @@ def main() -> None:
     timings: dict[str, list[float]] = {"swiss_round": [], "cut_round": [], "correction": []}
     try:
         def add_and_remove(kind: str, path: Path) -> None:
-            for _ in range(args.runs):
-                seconds, report = timed.edit(lambda: _write(path, originals[path]))
+            for run in range(args.runs):
+                text = _variant(originals[path].decode("utf-8"), run)
+                seconds, noticed, report = timed.edit(lambda: _write(path, text.encode("utf-8")))
                 timings[kind].append(seconds)
-                print(f"  {kind:<12}{seconds:.3f}s  {report.line()}  {_phases(report)}", flush=True)
+                print(f"  {kind:<12}{seconds:.3f}s  {report.line()}  watch {noticed:.3f} "
+                      f"{_phases(report)}", flush=True)
                 timed.edit(path.unlink)
 
         add_and_remove("swiss_round", swiss_round)
@@ -144,12 +153,12 @@ def main() -> None:
         swiss = sorted(finished.glob("round-*.csv"), key=lambda p: int(p.stem.split("-")[1]))[0]
         original = swiss.read_text(encoding="utf-8")
         try:
-            for run in range(args.runs):
-                text = _swap_table_one(original) if run % 2 == 0 else original
-                seconds, report = timed.edit(lambda: _write(swiss, text.encode("utf-8")))
+            for run in range(args.runs):  # each run corrects another table of the original
+                text = _swap_table(original, run + 1)
+                seconds, noticed, report = timed.edit(lambda: _write(swiss, text.encode("utf-8")))
                 timings["correction"].append(seconds)
-                print(f"  {'correction':<12}{seconds:.3f}s  {report.line()}  {_phases(report)}",
-                      flush=True)
+                print(f"  {'correction':<12}{seconds:.3f}s  {report.line()}  watch {noticed:.3f} "
+                      f"{_phases(report)}", flush=True)
         finally:
             _write(swiss, original.encode("utf-8"))
     finally:
@@ -189,12 +198,38 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
-def _swap_table_one(text: str) -> str:
-    """Table 1's winner and loser trade results (the correction of a mis-entered result)."""
+def _tables(lines: list[str]) -> dict[str, list[int]]:
+    """Table number → the indexes of its lines (after the header)."""
+    tables: dict[str, list[int]] = {}
+    for index, line in enumerate(lines[1:], start=1):
+        tables.setdefault(line.split(",")[0], []).append(index)
+    return tables
+
+
+def _swap_table(text: str, table: int) -> str:
+    """That table's winner and loser trade results (the correction of a mis-entered result)."""
     lines = text.splitlines()
-    first, second = lines[1].split(","), lines[2].split(",")
+    rows = _tables(lines)[str(table)]
+    first, second = (lines[i].split(",") for i in rows)
     first[2], second[2] = second[2], first[2]
-    lines[1], lines[2] = ",".join(first), ",".join(second)
+    lines[rows[0]], lines[rows[1]] = ",".join(first), ",".join(second)
+    return "\n".join(lines) + "\n"
+
+
+def _variant(text: str, run: int) -> str:
+    """The round with other results, different for every run: each game's winner and whether
+    the win was modified are drawn from the run's seed, except in the first two games, where they
+    are the run number's base-4 digits (so even a two-game round gets 16 distinct variants)."""
+    lines = text.splitlines()
+    rng = random.Random(run)
+    games = [rows for rows in _tables(lines).values() if len(rows) == 2]
+    for position, rows in enumerate(games):
+        choice = (run >> (2 * position)) & 3 if position < 2 else rng.randrange(4)
+        winner, loser = rows if choice & 1 == 0 else reversed(rows)
+        for index, result in ((winner, "modified-win" if choice & 2 else "win"), (loser, "loss")):
+            cells = lines[index].split(",")
+            cells[2] = result
+            lines[index] = ",".join(cells)
     return "\n".join(lines) + "\n"
 
 

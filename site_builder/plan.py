@@ -204,11 +204,19 @@ def players_index_page(site: Site, events_played: dict[str, int]) -> Page:
 
 
 def player_page(person: Person, entries: History, ranking_points: dict[tuple[str, str], int]) -> Page:
-    points = {label.slug: ranking_points[(label.slug, person.id)]
-              for label, _ in entries if (label.slug, person.id) in ranking_points}
+    pid = person.id
+    points = {label.slug: given for label, _ in entries
+              if (given := ranking_points.get((label.slug, pid))) is not None}
+    with_points = bool(points)
+    detailed = entries[:DETAILED_EVENTS]
     return Page(f"players/{person.id}/", "player.html",
                 {"person": person, "entries": entries, "ranking_points": points,
-                 "detailed": entries[:DETAILED_EVENTS]}, f"player:{person.id}")
+                 "detailed": detailed,
+                 # The rows as the row templates take them (one `fragments` call renders a list).
+                 "history_rows": [(label, result, points.get(label.slug), with_points)
+                                  for label, result in entries],
+                 "detailed_rows": [(label, result, person.name) for label, result in detailed]},
+                f"player:{person.id}")
 
 
 def sort_key(name: str) -> str:

@@ -72,6 +72,11 @@ class Standing:
     json_rest: str = ""
     """The JSON of the row after its rank: reused while the row is unchanged."""
 
+    def __hash__(self) -> int:
+        # The JSON holds every contribution: equal standings have equal JSON, and a string
+        # remembers its hash (the page cache looks rows up by value).
+        return hash((self.person, self.points, self.json_rest))
+
     @classmethod
     def of(cls, person: Person, contributions: tuple[Contribution, ...]) -> Standing:
         points = sum(c.entry.points for c in contributions)
@@ -147,6 +152,9 @@ class RankingIndex:
         self.games: dict[str, _Game] = {}
         self.points: dict[tuple[str, str], int] = {}
         """(event slug, person id) → points that event gives the person toward the ranking."""
+        self._rows: dict[tuple[str, str], RankingRow] = {}
+        """(game, person id) → their row in the last rankings: kept while rank and standing
+        stay, so the page's cache finds the unchanged rows by their objects."""
 
     def add(self, event: ScoredEvent) -> set[str]:
         """Count an event in (if it counts); returns the ids of the people whose row changed."""
@@ -215,10 +223,17 @@ class RankingIndex:
             ranks = shared_ranks([(s.points,) for s in order])
             events = sorted(game.events.values(), key=lambda e: (e[0].date, e[0].slug), reverse=True)
             result.append(GameRanking(
-                name, self.titles[name], tuple(RankingRow(r, s) for r, s in zip(ranks, order)),
+                name, self.titles[name], tuple(self._row(name, r, s) for r, s in zip(ranks, order)),
                 tuple(ref for ref, reason in events if reason is None),
                 tuple((ref, reason) for ref, reason in events if reason is not None)))
         return result
+
+    def _row(self, game: str, rank: int, standing: Standing) -> RankingRow:
+        key = (game, standing.person.id)
+        row = self._rows.get(key)
+        if row is None or row.rank != rank or row.standing is not standing:
+            row = self._rows[key] = RankingRow(rank, standing)
+        return row
 
 
 def build_rankings(scored: list[ScoredEvent], people: dict[str, Person], titles: dict[str, str],

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,8 +95,10 @@ class Renderer:
         self.static = self._static_files()
         self._fragments: dict[tuple[str, Any], Markup] = {}
         self._by_identity: dict[tuple[str, Any], tuple[Any, Markup]] = {}
+        self._runs: dict[tuple[str, bytes], tuple[Any, tuple[Markup, ...]]] = {}
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
+                                fragments=self._fragments_of,
                                 markdown=self._markdown, markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,
                                 nav=[p for p in nav if p.url.count("/") == 1])
@@ -109,7 +112,8 @@ class Renderer:
 
         Hashing a deep view object costs about as much as rendering it, so the objects
         themselves are tried first: an unchanged event keeps its objects between rebuilds, and
-        the entry holds them, so an id seen here can only be that same object."""
+        the entry holds them, so an id seen here can only be that same object. (A number made
+        afresh is a new object: it misses here and is found by value below.)"""
         same_objects = (template, tuple(map(id, item)) if type(item) is tuple else id(item))
         known = self._by_identity.get(same_objects)
         if known is not None:
@@ -125,6 +129,32 @@ class Renderer:
             self._by_identity.clear()
         self._by_identity[same_objects] = (item, cached)
         return cached
+
+    CHUNK = 16
+
+    def _fragments_of(self, items: Any, template: str) -> Markup:
+        """`fragment` for every item of a list, joined, and remembered a run of items at a time.
+
+        A regular's page lists a hundred events and the rankings thousands of people; a new
+        round changes one row of the first and a few of the second. Looking up every row in a
+        cache of hundreds of thousands costs more than the page's other work (each lookup
+        wanders through memory), so runs of rows are looked up by their objects' ids packed in
+        one bytes key, and only a run with a new object is taken row by row."""
+        items = items if isinstance(items, (list, tuple)) else list(items)
+        parts = []
+        for start in range(0, len(items), self.CHUNK):
+            run = items[start:start + self.CHUNK]
+            key = (template, _packed_ids(run))
+            known = self._runs.get(key)
+            if known is None:
+                # The entry holds the run, so its objects (and their ids) outlive the entry; and
+                # the rows' own strings, not a copy of them joined.
+                known = (run, tuple([self._fragment(item, template) for item in run]))
+                if len(self._runs) >= self.FRAGMENT_CACHE_LIMIT:
+                    self._runs.clear()
+                self._runs[key] = known
+            parts += known[1]
+        return Markup("".join(parts))
 
     def _markdown(self, text: str) -> Markup:
         return Markup(self.markdown.render(text))
@@ -171,6 +201,24 @@ class Renderer:
 
     def static_outputs(self) -> dict[str, bytes]:
         return {f"static/{name}": data for name, data in self.static.items()}
+
+
+_NOT_A_TUPLE = 2**64 - 1
+
+
+def _packed_ids(run: Sequence[Any]) -> bytes:
+    """The ids of a run of items (and of the objects in tuple items), as one bytes key. A tuple
+    item starts with its length and any other item with a marker no length can be, so two runs
+    of the same objects grouped differently get different keys."""
+    ids = array("Q")
+    for item in run:
+        if type(item) is tuple:
+            ids.append(len(item))
+            ids.extend(map(id, item))
+        else:
+            ids.append(_NOT_A_TUPLE)
+            ids.append(id(item))
+    return ids.tobytes()
 
 
 def _template_position() -> str:

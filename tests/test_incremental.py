@@ -159,3 +159,21 @@ def test_bad_data_is_not_applied_and_fixing_it_catches_up(tmp_path):
     report = project.rebuild([round_file.relative_to(source).as_posix(), *elsewhere])
     assert not report.errors
     assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_a_template_failing_midway_changes_no_file(tmp_path):
+    """Pages are written to temporary files while later pages still render; a template that
+    fails on a later page must leave every published file as it was, and no temporary file."""
+    source = demo_copy(tmp_path / "site")
+    out = tmp_path / "out"
+    project = Project(source, out)
+    project.build_all()
+    before = {path: (out / path).read_bytes() for path in files(out)}
+    changed = swap_a_result(source, random.Random(5))
+    # Event pages render before player pages: those are staged when the player page fails.
+    player = source / "themes/default/templates/player.html"
+    player.write_text(player.read_text().replace("{{ person.name }}", "{{ person.no_such_field }}"))
+    report = project.rebuild(changed + [player.relative_to(source).as_posix()])
+    assert report.errors and "no_such_field" in report.errors[0].format()
+    assert {path: (out / path).read_bytes() for path in files(out)} == before
+    assert not [p for p in files(out) if ".tmp-" in p]

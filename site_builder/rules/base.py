@@ -107,6 +107,11 @@ class PlayerResult:
     points_label: str = "Points"
     """Heading of the per-game score column on the player page."""
 
+    def __hash__(self) -> int:
+        # The summary fields only (equal results have equal summaries): the page cache looks
+        # results up by value, and hashing every game of every result cost more than rendering.
+        return hash((self.player, self.rank, self.finish, self.points, self.record))
+
 
 @dataclass(frozen=True, slots=True)
 class RoundView:

@@ -123,17 +123,21 @@ def schedule_of(records: Mapping[str, SwissRecord]) -> Schedule:
 def result_counts(record: SwissRecord, counted: Mapping[str, str]) -> dict[str, int]:
     """The counts a standings row starts with: points, rounds played, then `counted` (JSON key:
     result kind, in order), byes and unpaired losses (missed rounds included)."""
-    return {"points": record.points, "rounds_played": record.rounds_played,
-            **{key: record.count(kind) for key, kind in counted.items()},
-            "byes": record.count(BYE),
-            "unpaired_losses": record.count(UNPAIRED_LOSS) + record.count(MISSED)}
+    kinds = record.kinds  # read directly: this runs for every player after every round
+    counts = {"points": record.points, "rounds_played": len(record.games)}
+    for key, kind in counted.items():
+        counts[key] = kinds.get(kind, 0)
+    counts["byes"] = kinds.get(BYE, 0)
+    counts["unpaired_losses"] = kinds.get(UNPAIRED_LOSS, 0) + kinds.get(MISSED, 0)
+    return counts
 
 
 def record_line(record: SwissRecord, win: str, middle: str, loss: str) -> str:
     """"wins–middle–losses": byes count as wins, unpaired losses and missed rounds as losses."""
-    wins = record.count(win) + record.count(BYE)
-    losses = record.count(loss) + record.count(UNPAIRED_LOSS) + record.count(MISSED)
-    return f"{wins}–{record.count(middle)}–{losses}"
+    kinds = record.kinds
+    wins = kinds.get(win, 0) + kinds.get(BYE, 0)
+    losses = kinds.get(loss, 0) + kinds.get(UNPAIRED_LOSS, 0) + kinds.get(MISSED, 0)
+    return f"{wins}–{kinds.get(middle, 0)}–{losses}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,6 @@ from ...tomlkeys import KeyReader
 from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
-from ..swiss import records_after
 from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
                          status_line)
 from . import rows as conquest_rows
@@ -76,6 +75,8 @@ class _Scorer:
             before = self.swiss_after[round_.number] = swiss_standings(self.played, round_.number,
                                                                        self.seed)
         self.last_swiss = before
+        self.latest = {row.name: row.record for row in before}
+        """Everyone's record after the last Swiss round played (rounds are numbered without gaps)."""
         self.swiss_done = len(self.swiss_rounds) == plan.swiss_rounds
         self.cut = cut_players(self.last_swiss, plan.cut) if self.swiss_done else []
         self.matches: list[list[Match]] = []
@@ -92,7 +93,8 @@ class _Scorer:
         self._check_structure()
         self._check_status()
         self._check_elimination()
-        rounds = self._swiss_round_views() + self._elimination_round_views()
+        swiss = self._swiss_round_views()
+        rounds = swiss + self._elimination_round_views(swiss[-1].standings if swiss else None)
         standings = rounds[-1].standings if rounds else None
         bracket = self._bracket()
         players = self._player_results(standings)
@@ -138,7 +140,7 @@ class _Scorer:
     # -- rounds
 
     def _swiss_round_views(self) -> list[RoundView]:
-        latest = records_after(self.played, len(self.swiss_rounds))
+        latest = self.latest
         views = []
         for round_ in self.swiss_rounds:
             k = round_.number
@@ -167,7 +169,9 @@ class _Scorer:
             playing = self.cut
         return {name: i + 1 for i, name in enumerate(playing)}
 
-    def _elimination_round_views(self) -> list[RoundView]:
+    def _elimination_round_views(self, swiss: Standings | None) -> list[RoundView]:
+        """`swiss`: the view of the last Swiss standings (there are Swiss rounds before any
+        elimination round)."""
         views = []
         seeds = self._seeds()
         for i, round_ in enumerate(self.elimination_rounds):
@@ -176,7 +180,7 @@ class _Scorer:
             title = "Final standings" if final else f"Standings after the {label}"
             rows = final_order(self.last_swiss, self.matches[: i + 1])
             standings = final_standings_view(rows, title, round_.number, final, self.seed, self.plan,
-                                             self.event.ref)
+                                             swiss)
             tables = round_tables(round_, True, self.event.ref, seeds)
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
                                    standings))
@@ -231,7 +235,7 @@ class _Scorer:
     def _player_results(self, standings: Standings | None) -> dict[str, PlayerResult]:
         if standings is None:
             return {}
-        latest = records_after(self.played, len(self.swiss_rounds))
+        latest = self.latest
         elimination_games: dict[str, list[tuple[Round, Match]]] = {}
         for round_, matches in zip(self.elimination_rounds, self.matches):
             for match in matches:

@@ -87,23 +87,24 @@ def finish_text(progress: Progress | None, plan: Plan, complete: bool) -> str:
 
 
 def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int, complete: bool,
-                         seed: int, plan: Plan, ref: Ref) -> Standings:
-    def values(row: FinalRow) -> dict:
-        return {"finish": finish_text(row.progress, plan, complete), "swiss_rank": row.swiss.rank,
-                **swiss_values(row.swiss)}
+                         seed: int, plan: Plan, swiss: Standings) -> Standings:
+    """`swiss` is the view of the last Swiss standings, whose rows these rows reuse (made once,
+    not again for every elimination round)."""
+    swiss_row = {row.player.name: row for row in swiss.rows}
+
+    def view(row: FinalRow) -> StandingRow:
+        shown = swiss_row[row.swiss.name]
+        values = {"finish": finish_text(row.progress, plan, complete), "swiss_rank": row.swiss.rank,
+                  **shown.values}
+        return StandingRow(row.rank, shown.player, values, shown.dropped,
+                           None if row.progress else shown.tiebreak, shown.notes, shown.cells)
 
     return Standings(
         title=title,
         after_round=after_round,
         complete=complete,
         columns=FINAL_COLUMNS,
-        rows=tuple(
-            StandingRow(row.rank, ref(row.swiss.name), values(row), row.swiss.record.dropped,
-                        None if row.progress else row.swiss.tiebreak,
-                        tuple(attendance_notes(row.swiss.record)),
-                        {"record": record_text(row.swiss.record)})
-            for row in rows
-        ),
+        rows=tuple(view(row) for row in rows),
         tiebreak_labels=TIEBREAK_LABELS,
         explanation=(f"The top {plan.cut} after the Swiss rounds played single elimination: the "
                      "champion comes first, then the finalist, then each earlier round's losers "

@@ -1,0 +1,58 @@
+"""The renderer's fragment caches: long lists re-render only what changed, and never show a row
+for the wrong data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder.config import load_config
+from site_builder.problems import ProblemLog
+from site_builder.render import Renderer, _packed_ids
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    points: int
+
+
+def renderer_with(tmp_path: Path, template: str) -> Renderer:
+    (tmp_path / "site.toml").write_text('title = "T"\n')
+    partials = tmp_path / "themes" / "default" / "templates" / "partials"
+    partials.mkdir(parents=True)
+    (partials / "row.html").write_text(template)
+    return Renderer(tmp_path, load_config(tmp_path, ProblemLog()))
+
+
+def test_runs_of_the_same_objects_grouped_differently_have_different_keys():
+    a, b, c = object(), object(), object()
+    keys = {_packed_ids([(a, b), (c,)]), _packed_ids([(a,), (b, c)]), _packed_ids([a, b, c]),
+            _packed_ids([(a, b, c)])}
+    assert len(keys) == 4
+
+
+def test_a_list_shows_each_rows_current_data(tmp_path):
+    renderer = renderer_with(tmp_path, "{{ item.name }}={{ item.points }};")
+    rows = [Row(f"p{i}", i) for i in range(40)]  # several runs of the cache
+    assert renderer._fragments_of(rows, "partials/row.html") == \
+        "".join(f"p{i}={i};" for i in range(40))
+    # One row changes (a new object); the others are the same objects as before.
+    rows[21] = Row("p21", 99)
+    assert renderer._fragments_of(rows, "partials/row.html") == \
+        "".join(f"p{i}={99 if i == 21 else i};" for i in range(40))
+    # A row equal by value to an earlier one, made afresh, shows that value.
+    rows[21] = Row("p21", 21)
+    assert renderer._fragments_of(rows, "partials/row.html") == \
+        "".join(f"p{i}={i};" for i in range(40))
+    # Rows moved: the same objects in another order.
+    assert renderer._fragments_of(rows[::-1], "partials/row.html") == \
+        "".join(f"p{i}={i};" for i in reversed(range(40)))
+
+
+def test_names_in_cached_rows_stay_escaped(tmp_path):
+    renderer = renderer_with(tmp_path, "<li>{{ item.name }}</li>")
+    rows = [Row("<b>Bob</b>", 1)] * 3
+    for _ in range(2):  # rendered, then from the cache
+        assert renderer._fragments_of(rows, "partials/row.html") == \
+            "<li>&lt;b&gt;Bob&lt;/b&gt;</li>" * 3
