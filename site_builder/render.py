@@ -90,6 +90,9 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            # A theme edit makes a new Renderer (watch mode sees the file change), so templates
+            # need no check of their file's time on every use: that was a stat per page.
+            auto_reload=False,
         )
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()

@@ -9,6 +9,7 @@ does not report closes, a longer quiet moment stands in for it.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +24,12 @@ QUIET_WITH_CLOSE_EVENTS = 0.05
 QUIET_WITHOUT = 0.4
 STILL_OPEN_LIMIT = 3.0
 """Rebuild anyway when a changed file has stayed open this long without a change."""
+
+# Stopping can race watchdog's inotify reader, which then logs "queue_events() called when the
+# thread is inactive" as an error: harmless (nothing is being watched any more), but an
+# organizer pressing Ctrl-C would read it as a failure. Only that message is dropped.
+logging.getLogger("watchdog.observers.inotify").addFilter(
+    lambda record: "called when the thread is inactive" not in record.getMessage())
 
 
 def relevant(relative: str) -> bool:

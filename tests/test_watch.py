@@ -3,6 +3,7 @@ rebuild after it is complete, and the output on disk follows."""
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import shutil
@@ -180,3 +181,11 @@ def test_a_broken_template_is_reported_and_its_fix_catches_up(session):
     _, report = session.wait()
     assert not report.errors
     assert "<h1>Not here</h1>" in (session.out / "404.html").read_text()
+
+
+def test_watchdogs_shutdown_race_message_is_not_shown_but_its_other_errors_are(caplog):
+    logger = logging.getLogger("watchdog.observers.inotify")
+    with caplog.at_level(logging.ERROR, logger="watchdog.observers.inotify"):
+        logger.error("InotifyEmitter.queue_events() called when the thread is inactive")
+        logger.error("inotify watch limit reached")
+    assert [r.getMessage() for r in caplog.records] == ["inotify watch limit reached"]
