@@ -503,6 +503,7 @@ class Project:
                 done = future.exception() is None and future.result()
                 if done:
                     done[2].unlink(missing_ok=True)
+            self.stale = True  # the plan moved on without the files: the next change redoes all
             raise
         # Renames wait on the file system's journal: the writer threads do those together too.
         list(self._writer.map(lambda done: os.replace(done[2], self.out / done[0]), changed))

@@ -177,3 +177,22 @@ def test_a_template_failing_midway_changes_no_file(tmp_path):
     assert report.errors and "no_such_field" in report.errors[0].format()
     assert {path: (out / path).read_bytes() for path in files(out)} == before
     assert not [p for p in files(out) if ".tmp-" in p]
+
+
+def test_a_failed_write_leaves_no_partial_site_and_the_next_change_catches_up(tmp_path):
+    source = demo_copy(tmp_path / "site")
+    out = tmp_path / "out"
+    project = Project(source, out)
+    project.build_all()
+    before = {path: (out / path).read_bytes() for path in files(out)}
+    changed = copy_an_event(source, random.Random(4))
+    # Something outside our control is in the way of the new event's folder.
+    blocker = out / "events" / changed[0].split("/")[2]
+    blocker.write_text("in the way")
+    with pytest.raises(OSError):
+        project.rebuild(changed)
+    after = {path: (out / path).read_bytes() for path in files(out)}
+    assert after == {**before, blocker.relative_to(out).as_posix(): b"in the way"}
+    blocker.unlink()
+    project.rebuild(["content/index.md"])  # the next change, whatever it is, redoes everything
+    assert_same_as_full_build(source, out, tmp_path)

@@ -113,3 +113,22 @@ def test_kill_stops_as_cleanly_as_ctrl_c(served):
     served._reader.join(timeout=5)
     served.process.stderr.close()
     assert served.lines[-1] == "stopped"
+
+
+def test_a_write_failure_is_a_message_and_the_next_change_catches_up(served):
+    out = served.source.parent / "out"
+    new = "2024-06-01-open"
+    (out / "events" / new).write_text("in the way")  # a file where the new event's folder goes
+    write_files(served.source, {
+        f"data/events/{new}/event.toml": conquest_event(name="Open", structure="custom",
+                                                        swiss_rounds=2, cut=0),
+        f"data/events/{new}/round-1.csv": ROUND_1,
+    })
+    served.wait_for(r"could not write the site: .*2024-06-01-open.* next change writes everything")
+    assert (out / "events" / new).read_text() == "in the way"
+    (out / "events" / new).unlink()
+    (served.source / EV / "round-2.csv").write_text(
+        "table,player,result\n1,Ada,win\n1,Cleo,loss\n2,Bram,win\n2,Dan,loss\n")
+    served.wait_for(r"round-2\.csv: \d+ pages rendered")
+    assert "Open" in (out / "events" / new / "index.html").read_text()
+    assert served.process.poll() is None  # still serving
