@@ -30,6 +30,19 @@ def files(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+def built_demo(tmp_path: Path) -> tuple[Path, Path, Project]:
+    """A copy of the demo site, built by a watch-mode project: (source, out, project)."""
+    source = demo_copy(tmp_path / "site")
+    out = tmp_path / "out"
+    project = Project(source, out)
+    project.build_all()
+    return source, out, project
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {path: (folder / path).read_bytes() for path in files(folder)}
+
+
 def assert_same_as_full_build(source: Path, out: Path, scratch: Path) -> None:
     fresh = scratch / "fresh"
     shutil.rmtree(fresh, ignore_errors=True)
@@ -164,35 +177,28 @@ def test_bad_data_is_not_applied_and_fixing_it_catches_up(tmp_path):
 def test_a_template_failing_midway_changes_no_file(tmp_path):
     """Pages are written to temporary files while later pages still render; a template that
     fails on a later page must leave every published file as it was, and no temporary file."""
-    source = demo_copy(tmp_path / "site")
-    out = tmp_path / "out"
-    project = Project(source, out)
-    project.build_all()
-    before = {path: (out / path).read_bytes() for path in files(out)}
+    source, out, project = built_demo(tmp_path)
+    before = contents(out)
     changed = swap_a_result(source, random.Random(5))
     # Event pages render before player pages: those are staged when the player page fails.
     player = source / "themes/default/templates/player.html"
     player.write_text(player.read_text().replace("{{ person.name }}", "{{ person.no_such_field }}"))
     report = project.rebuild(changed + [player.relative_to(source).as_posix()])
     assert report.errors and "no_such_field" in report.errors[0].format()
-    assert {path: (out / path).read_bytes() for path in files(out)} == before
+    assert contents(out) == before
     assert not [p for p in files(out) if ".tmp-" in p]
 
 
 def test_a_failed_write_leaves_no_partial_site_and_the_next_change_catches_up(tmp_path):
-    source = demo_copy(tmp_path / "site")
-    out = tmp_path / "out"
-    project = Project(source, out)
-    project.build_all()
-    before = {path: (out / path).read_bytes() for path in files(out)}
+    source, out, project = built_demo(tmp_path)
+    before = contents(out)
     changed = copy_an_event(source, random.Random(4))
     # Something outside our control is in the way of the new event's folder.
     blocker = out / "events" / changed[0].split("/")[2]
     blocker.write_text("in the way")
     with pytest.raises(OSError):
         project.rebuild(changed)
-    after = {path: (out / path).read_bytes() for path in files(out)}
-    assert after == {**before, blocker.relative_to(out).as_posix(): b"in the way"}
+    assert contents(out) == {**before, blocker.relative_to(out).as_posix(): b"in the way"}
     blocker.unlink()
     project.rebuild(["content/index.md"])  # the next change, whatever it is, redoes everything
     assert_same_as_full_build(source, out, tmp_path)

@@ -161,7 +161,7 @@ def test_drop_and_rejoin_as_in_conquest(tmp_path):
               3: "1,A,6\n1,C,6\n2,B,9\n2,E,4\n"}
     scored, problems = score_files(tmp_path / "s", kingdom_event(rounds=3), HEADER, rounds)
     assert [str(p) for p in problems] == [
-        f"data/events/2024-05-18-test/round-2.csv:4: warning: C is alone at table 2 and no 'bye': "
+        "data/events/2024-05-18-test/round-2.csv:4: warning: C is alone at table 2 and no 'bye': "
         "scored as an unpaired loss (0 points; the 5 hero houses written are not counted) — write "
         "bye in the result column if it was a bye, or add the opponent's row"]
     rows = {r.player.name: r for r in scored.standings.rows}
