@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-
 from conftest import rows_of, score_event
 
 CUSTOM = {"structure": "custom"}
