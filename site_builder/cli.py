@@ -155,8 +155,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
             where = f" ({exc.filename})" if exc.filename else ""
             print(f"site-builder: could not write the site: {exc.strerror or exc}{where}. "
-                  "No page of this change was published; the next change writes everything "
-                  "again.", file=sys.stderr, flush=True)
+                  "The next change writes everything again.", file=sys.stderr, flush=True)
 
     watcher = Watcher(Path(args.source), rebuild)
     watcher.start()

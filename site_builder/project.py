@@ -498,23 +498,23 @@ class Project:
                 produced.add(path)
                 staged.append(self._writer.submit(self._stage, path, data))
             changed = [done for done in (future.result() for future in staged) if done is not None]
+            # Renames wait on the file system's journal: the writer threads do them together too.
+            list(self._writer.map(lambda done: os.replace(done[2], self.out / done[0]), changed))
         except BaseException:
-            for future in staged:  # let the writers finish, then take their files back
+            for future in staged:  # let the writers finish, then take back what is not in place
                 done = future.exception() is None and future.result()
                 if done:
                     done[2].unlink(missing_ok=True)
             self.stale = True  # the plan moved on without the files: the next change redoes all
             raise
-        # Renames wait on the file system's journal: the writer threads do those together too.
-        list(self._writer.map(lambda done: os.replace(done[2], self.out / done[0]), changed))
         for path, digest, _ in changed:
             self.digests[path] = digest
         for path in removed:
             self._delete(path, report)
         report.written += len(changed)
         report.changed_urls.update(path for path, _, _ in changed)
-        # Pages leave with their units (above); only static files can go stale on their own,
-        # except in a full re-render, where the whole plan was replaced.
+        # Pages leave with their units (`removed` above); only static files can go stale on their
+        # own, except in a full re-render, where the whole plan was replaced.
         stale = static_before - self._static_paths if replan else set(self.digests) - produced
         for path in sorted(stale):
             self._delete(path, report)
