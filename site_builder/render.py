@@ -70,6 +70,29 @@ def row_cells(row: Any, columns: Any) -> Markup:
     return Markup("".join(parts))
 
 
+def game_rows(games: Any, event_url: str, page_url: Callable[[str], str]) -> Markup:
+    """The `<tr>` rows of a player's games at one event (player pages), escaped in one Python call.
+
+    Every player's page gains a game each round; drawing its rows through the template cost
+    more than the rest of the page."""
+    rows = []
+    for game in games:
+        opponents = ", ".join(
+            f'<a href="{escape(page_url(f"players/{o.id}/"))}">{escape(o.name)}</a>'
+            for o in game.opponents) or "—"
+        rows.append(
+            "      <tr>\n"
+            f'        <th scope="row"><a href="{escape(page_url(f"{event_url}round-{game.round_number}/"))}">'
+            f"{escape(game.round_label)}</a></th>\n"
+            f"        <td>{escape(game.table)}</td>\n"
+            f"        <td>{opponents}</td>\n"
+            f'        <td class="result result-{escape(game.result.split(" ")[0].lower())}">'
+            f"{escape(game.result)}</td>\n"
+            f'        <td class="num">{escape(game.points)}</td>\n'
+            "      </tr>\n")
+    return Markup("".join(rows))
+
+
 def long_date(value: dt.date) -> str:
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
 
@@ -102,6 +125,8 @@ class Renderer:
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 fragments=self._fragments_of,
+                                game_rows=lambda games, event_url: game_rows(
+                                    games, event_url, config.base_url.page),
                                 markdown=self._markdown, markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,
                                 nav=[p for p in nav if p.url.count("/") == 1])

@@ -180,8 +180,11 @@ def test_names_and_reports_are_escaped_everywhere(site):
     event = site.html("events/2024-05-18-x/")
     assert "&lt;b&gt;Bob&lt;/b&gt;" in event and "Robert&#39;); DROP TABLE players;--" in event
     assert "&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong>" in event
-    names = [r["player"] for r in site.json("events/2024-05-18-x/standings.json")["standings"]]
-    assert sorted(names) == sorted(nasty)
+    standings = site.json("events/2024-05-18-x/standings.json")["standings"]
+    assert sorted(r["player"] for r in standings) == sorted(nasty)
+    # Robert's games list Bob as his opponent (rows drawn by the game_rows filter).
+    robert = next(r["player_id"] for r in standings if r["player"] == nasty[1])
+    assert ">&lt;b&gt;Bob&lt;/b&gt;</a></td>" in site.html(f"players/{robert}/")
 
 
 def test_content_pages_and_markdown_links_under_a_base_path(site):
