@@ -28,8 +28,8 @@ from .finish import extra_files
 from .load import EVENTS_DIR, RoundCache, assign_event_ids, load_event
 from .model import Event, Person, Site
 from .people import Directory, load_directory
-from .plan import (EventSummary, Page, archive_page, content_page, event_pages, event_warnings,
-                   home_page, newest_first, not_found_page, plan_site, player_page,
+from .plan import (EventLabel, EventSummary, Page, archive_page, content_page, event_pages,
+                   event_warnings, home_page, newest_first, not_found_page, plan_site, player_page,
                    players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
@@ -163,6 +163,10 @@ class Project:
         """Person id → the events naming them (players and officials), for display names."""
         self.results_in: dict[str, set[str]] = {}
         """Person id → the events giving them a result, for their history page."""
+        self.histories: dict[str, list[tuple[tuple, EventLabel, PlayerResult]]] = {}
+        """Person id → (event order, label, result) of each event giving them a result, oldest
+        first: kept in order as events come and go, so planning a regular's page after a round
+        does not sort (and chase through memory) the hundreds of events they played."""
         self._static_paths: set[str] = set()
         self._sitemap_lines: dict[str, str] = {}
         """URL → its sitemap line, kept while base_url stays (a full build starts afresh)."""
@@ -220,7 +224,7 @@ class Project:
         self.site_problems = [p for p in problems
                               if not any(p.path.startswith(f + "/") for f in folders)]
         self.rankings, self.ranking_index = site_rankings(site, scored)
-        self.named_in, self.results_in = {}, {}
+        self.named_in, self.results_in, self.histories = {}, {}, {}
         for state in self.events.values():
             self._index(state, add=True)
         self.pages = PageSet(self._plan_all())
@@ -322,6 +326,16 @@ class Project:
                 (slugs.add if add else slugs.discard)(slug)
                 if not slugs:
                     del index[pid]
+        label = state.summary.label
+        for pid, result in state.results.items():
+            entries = self.histories.setdefault(pid, [])
+            at = bisect.bisect_left(entries, state.order, key=_first)
+            if add:
+                entries.insert(at, (state.order, label, result))
+            else:
+                del entries[at]
+                if not entries:
+                    del self.histories[pid]
 
     def _sync_site_events(self) -> None:
         self.site.events = sorted((s.event for s in self.events.values()),
@@ -459,10 +473,7 @@ class Project:
 
     def _history(self, pid: str) -> list:
         """The person's entries, newest event first (as plan.histories orders them)."""
-        events = self.events
-        states = sorted([events[slug] for slug in self.results_in[pid]], key=_by_order,
-                        reverse=True)
-        return [(state.summary.label, state.results[pid]) for state in states]
+        return [(label, result) for _, label, result in reversed(self.histories[pid])]
 
     def _render(self, units: set[str], report: Report, replan: bool = True) -> None:
         clock = time.perf_counter()
@@ -548,7 +559,7 @@ class Project:
         self.digests.pop(relative, None)
 
 
-_by_order = operator.attrgetter("order")
+_first = operator.itemgetter(0)
 
 
 def _digest(data: bytes) -> bytes:

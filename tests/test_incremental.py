@@ -91,6 +91,17 @@ def copy_an_event(source: Path, rng: random.Random) -> list[str]:
     return [copy.relative_to(source).as_posix()]
 
 
+def move_an_event(source: Path, rng: random.Random) -> list[str]:
+    """A corrected date: the event moves in its players' histories and in the archive."""
+    event = rng.choice(sorted((source / "data/events").iterdir()))
+    toml = event / "event.toml"
+    lines = toml.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("date"))
+    lines[at] = f"date = {rng.randrange(2019, 2028)}-0{rng.randrange(1, 10)}-1{rng.randrange(10)}"
+    toml.write_text("\n".join(lines) + "\n")
+    return [toml.relative_to(source).as_posix()]
+
+
 def delete_an_event(source: Path, rng: random.Random) -> list[str]:
     event = rng.choice(sorted((source / "data/events").iterdir()))
     shutil.rmtree(event)
@@ -118,7 +129,7 @@ def rename_the_site(source: Path, rng: random.Random) -> list[str]:
 
 
 EDITS = [swap_a_result, swap_a_result, swap_a_result, drop_last_round, copy_an_event,
-         delete_an_event, edit_a_report, edit_a_template, rename_the_site]
+         move_an_event, delete_an_event, edit_a_report, edit_a_template, rename_the_site]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -135,6 +146,16 @@ def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed):
             continue
         report = project.rebuild(changed)
         assert not report.errors, (edit.__name__, [str(p) for p in report.errors])
+        assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_an_event_moved_to_another_date_moves_in_every_history(tmp_path):
+    """Player pages list events newest first; watch mode keeps each history in order as events
+    change, so a new date must move the event within the histories of all its players."""
+    source, out, project = built_demo(tmp_path)
+    for seed in range(3):
+        changed = move_an_event(source, random.Random(seed))
+        assert not project.rebuild(changed).errors
         assert_same_as_full_build(source, out, tmp_path)
 
 
