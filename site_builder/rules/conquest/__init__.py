@@ -58,6 +58,45 @@ class Conquest:
         return _Scorer(event, self.plan(event)).scored()
 
 
+class _Remembered:
+    """The games and Swiss standings of the rounds scored lately, by the round objects.
+
+    Watch mode scores today's event again after each new round. The earlier rounds' files are
+    unchanged, so the parse cache hands back the same Round objects, and their games and the
+    standings after them (a pure function of those rounds and the seed) are looked up instead
+    of recomputed. Entries hold their rounds, so an id here is always that same object."""
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._games: dict[int, tuple[Round, dict]] = {}
+        self._standings: dict[tuple, tuple[tuple[Round, ...], list[SwissRow]]] = {}
+
+    def games(self, round_: Round) -> dict:
+        known = self._games.get(id(round_))
+        if known is None:
+            known = self._games[id(round_)] = (round_, swiss_games(round_))
+            _forget_oldest(self._games, self.LIMIT)
+        return known[1]
+
+    def standings(self, rounds: list[Round], played: dict, seed: int) -> list[SwissRow]:
+        key = (seed, *map(id, rounds))
+        known = self._standings.get(key)
+        if known is None:
+            known = self._standings[key] = (tuple(rounds),
+                                            swiss_standings(played, rounds[-1].number, seed))
+            _forget_oldest(self._standings, self.LIMIT)
+        return known[1]
+
+
+def _forget_oldest(entries: dict, limit: int) -> None:
+    while len(entries) > limit:
+        del entries[next(iter(entries))]
+
+
+_REMEMBERED = _Remembered()
+
+
 class _Scorer:
     """Scores one validated event; each method builds one part of the result."""
 
@@ -67,13 +106,13 @@ class _Scorer:
         self.log = ProblemLog()
         self.swiss_rounds = [r for r in event.rounds if r.number <= plan.swiss_rounds]
         self.elimination_rounds = [r for r in event.rounds if r.number > plan.swiss_rounds]
-        self.played = {r.number: swiss_games(r) for r in self.swiss_rounds}
+        self.played = {r.number: _REMEMBERED.games(r) for r in self.swiss_rounds}
         self.swiss_after: dict[int, list[SwissRow]] = {}
         before: list[SwissRow] = []
-        for round_ in self.swiss_rounds:
+        for index, round_ in enumerate(self.swiss_rounds):
             check_swiss_round(round_, self.played, before, self.log)
-            before = self.swiss_after[round_.number] = swiss_standings(self.played, round_.number,
-                                                                       self.seed)
+            before = self.swiss_after[round_.number] = _REMEMBERED.standings(
+                self.swiss_rounds[:index + 1], self.played, self.seed)
         self.last_swiss = before
         self.latest = {row.name: row.record for row in before}
         """Everyone's record after the last Swiss round played (rounds are numbered without gaps)."""
