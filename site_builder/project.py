@@ -34,7 +34,7 @@ from .plan import (EventLabel, EventSummary, Page, archive_page, content_page, e
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
 from .render import Renderer
-from .write import check_output_folder, write_site
+from .write import check_output_folder, replace_file, write_site
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent
 from .templates import pages_using
@@ -509,8 +509,8 @@ class Project:
                 produced.add(path)
                 staged.append(self._writer.submit(self._stage, path, data))
             changed = [done for done in (future.result() for future in staged) if done is not None]
-            # Renames wait on the file system's journal: the writer threads do them together too.
-            list(self._writer.map(lambda done: os.replace(done[2], self.out / done[0]), changed))
+            # Putting files in place waits on the file system: the writer threads do it together too.
+            list(self._writer.map(lambda done: replace_file(done[2], self.out / done[0]), changed))
         except BaseException:
             for future in staged:  # let the writers finish, then take back what is not in place
                 done = future.exception() is None and future.result()

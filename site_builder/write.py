@@ -6,6 +6,8 @@ failed or interrupted build leaves the previous site exactly as it was.
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import shutil
 import tempfile
@@ -47,9 +49,13 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
 
 
 def _swap(staging: Path, out: Path) -> None:
-    """Put the staged build in place of the old one with two renames; remove the old one last."""
+    """Put the staged build in place of the old one, then remove the old one. Where the system
+    can exchange two names at once, the output folder never goes missing, even for an instant."""
     if not out.exists():
         os.replace(staging, out)
+        return
+    if exchange(staging, out):
+        shutil.rmtree(staging, ignore_errors=True)  # the old build, under the staging name now
         return
     retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
     retired.rmdir()
@@ -60,3 +66,50 @@ def _swap(staging: Path, out: Path) -> None:
         os.replace(retired, out)
         raise
     shutil.rmtree(retired, ignore_errors=True)
+
+
+def replace_file(temporary: Path, target: Path) -> None:
+    """Put a staged file where the published one is. Readers always find the old page or the new
+    one, never neither, never half of one.
+
+    A rename over an existing file is atomic too, but Linux's ext4 writes the renamed file's data
+    to disk before it returns (its guard for programs that do not fsync), which cost about 0.3 ms
+    a page: most of the time a round's hundred pages took to publish. Exchanging the two names
+    costs no flush; the old page, now under the temporary name, is then deleted."""
+    if exchange(temporary, target):
+        temporary.unlink()
+    else:
+        os.replace(temporary, target)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_NOT_EXCHANGEABLE = {errno.ENOENT, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EXDEV}
+"""A missing path, or a system or file system that cannot exchange: rename instead."""
+
+
+def _renameat2():
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # not Linux, or a C library without it
+        return None
+    function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    function.restype = ctypes.c_int
+    return function
+
+
+_renameat2_function = _renameat2()
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two existing paths in one step (Linux renameat2 with RENAME_EXCHANGE). False, with
+    nothing changed, where that cannot be done; other failures raise OSError."""
+    if _renameat2_function is None:
+        return False
+    if _renameat2_function(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+                           _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _NOT_EXCHANGEABLE:
+        return False
+    raise OSError(code, os.strerror(code), str(second))
