@@ -7,6 +7,7 @@ import logging
 import os
 import queue
 import shutil
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -115,14 +116,19 @@ def test_a_bad_row_keeps_the_last_good_site_until_it_is_fixed(session):
     assert "Modified win" in session.page("events/2024-05-18-cup/round-1")
 
 
-def test_a_copied_event_folder_and_its_deletion(session, tmp_path):
-    """A whole folder copied in at once is one rebuild; deleting it removes its pages."""
+@pytest.mark.parametrize("copy", ["shutil", "cp -r"])
+def test_a_copied_event_folder_and_its_deletion(session, tmp_path, copy):
+    """A whole folder copied in at once is one rebuild, whether this process copies it or
+    another program does; deleting it removes its pages."""
     staging = tmp_path / "elsewhere"
     write_files(staging, {"event.toml": conquest_event(name="League night", date="2024-06-01",
                                                        structure="custom", swiss_rounds=1, cut=0),
-                          "round-1.csv": ROUND_1})
+                          "round-1.csv": ROUND_1, "players.csv": "name\nAda\nBram\nCleo\nDan\n"})
     target = session.source / "data/events/2024-06-01-night"
-    shutil.copytree(staging, target)
+    if copy == "shutil":
+        shutil.copytree(staging, target)
+    else:
+        subprocess.run(["cp", "-r", str(staging), str(target)], check=True)
     batch, report = session.wait()
     assert not report.errors
     assert session.quiet()
