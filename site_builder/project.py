@@ -161,12 +161,11 @@ class Project:
         """Kept between rebuilds: an event change swaps that event's entries in and out."""
         self.named_in: dict[str, set[str]] = {}
         """Person id → the events naming them (players and officials), for display names."""
-        self.results_in: dict[str, set[str]] = {}
-        """Person id → the events giving them a result, for their history page."""
         self.histories: dict[str, list[tuple[tuple, EventLabel, PlayerResult]]] = {}
         """Person id → (event order, label, result) of each event giving them a result, oldest
-        first: kept in order as events come and go, so planning a regular's page after a round
-        does not sort (and chase through memory) the hundreds of events they played."""
+        first, for their history page: kept in order as events come and go, so planning a
+        regular's page after a round does not sort (and chase through memory) the hundreds of
+        events they played."""
         self._static_paths: set[str] = set()
         self._sitemap_lines: dict[str, str] = {}
         """URL → its sitemap line, kept while base_url stays (a full build starts afresh)."""
@@ -224,7 +223,7 @@ class Project:
         self.site_problems = [p for p in problems
                               if not any(p.path.startswith(f + "/") for f in folders)]
         self.rankings, self.ranking_index = site_rankings(site, scored)
-        self.named_in, self.results_in, self.histories = {}, {}, {}
+        self.named_in, self.histories = {}, {}
         for state in self.events.values():
             self._index(state, add=True)
         self.pages = PageSet(self._plan_all())
@@ -319,13 +318,11 @@ class Project:
 
     def _index(self, state: EventState, add: bool) -> None:
         slug = state.event.slug
-        for index, ids in ((self.named_in, {r.id for r in state.event.players.values()}),
-                           (self.results_in, {r.player.id for r in state.scored.players.values()})):
-            for pid in ids:
-                slugs = index.setdefault(pid, set())
-                (slugs.add if add else slugs.discard)(slug)
-                if not slugs:
-                    del index[pid]
+        for pid in {r.id for r in state.event.players.values()}:
+            slugs = self.named_in.setdefault(pid, set())
+            (slugs.add if add else slugs.discard)(slug)
+            if not slugs:
+                del self.named_in[pid]
         label = state.summary.label
         for pid, result in state.results.items():
             entries = self.histories.setdefault(pid, [])
@@ -460,10 +457,10 @@ class Project:
                 pages += event_pages(state.scored, state.summary,
                                      self.site.reports.get(state.event.slug), state.problems)
         if "players" in units:
-            counts = {pid: len(slugs) for pid, slugs in self.results_in.items()}
+            counts = {pid: len(entries) for pid, entries in self.histories.items()}
             pages.append(players_index_page(self.site, counts))
         for pid in sorted(u[7:] for u in units if u.startswith("player:")):
-            if pid in self.results_in:
+            if pid in self.histories:
                 pages.append(player_page(self.site.people[pid], self._history(pid),
                                          self.ranking_index.points))
         for content in self.site.pages:
