@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import REPO, conquest_event
+from conftest import REPO, conquest_event, read_page
 
 BASE = "/my-league/"
 EVENTS = sorted(p.name for p in (REPO / "data/events").iterdir() if p.is_dir())
@@ -105,7 +105,7 @@ def test_every_internal_link_is_under_the_base_path_and_resolves(demo):
 def test_json_twin_agrees_with_the_table_on_the_page(demo):
     for slug in EVENTS:
         twin = json.loads((demo / f"events/{slug}/standings.json").read_text())
-        html = (demo / f"events/{slug}/index.html").read_text()
+        html = read_page(demo / f"events/{slug}/index.html")
         table = html[html.index('<table class="standings">'):]
         names_on_page = re.findall(r'<th scope="row" class="player">\s*<a href="[^"]+">([^<]+)</a>', table)
         expected = [row["player"].replace("'", "&#39;") for row in twin["standings"]]
@@ -144,7 +144,7 @@ def test_stylesheet_link_is_stable_so_a_css_edit_changes_one_file(demo):
 
 
 def test_player_page_joins_spellings_through_players_csv(demo):
-    html = (demo / "players/robert-mills/index.html").read_text()
+    html = read_page(demo / "players/robert-mills/index.html")
     assert "<h1>Robert Mills</h1>" in html
     assert "played as “Rob Mills”" in html
 
@@ -249,6 +249,41 @@ def test_players_index_is_alphabetical_ignoring_accents_and_case(site):
     assert names == ["Ämil", "Élodie", "eve", "Zara"]
     letters = re.findall(r'<li class="letter" aria-hidden="true">(\w)</li>', html)
     assert letters == ["A", "E", "Z"]
+
+
+def test_pages_are_ascii_with_references_for_other_characters(demo):
+    """Pages are written as ASCII (render.ascii_html): a name's accents and the record's en dash
+    become character references, which browsers show as the characters (test_browser reads
+    "Björn Lindqvist" on a standings page). The JSON twins keep the characters themselves."""
+    pages = list(demo.rglob("*.html"))
+    assert len(pages) > 100
+    assert [p.relative_to(demo).as_posix() for p in pages if not p.read_bytes().isascii()] == []
+    robert = (demo / "players/robert-mills/index.html").read_text(encoding="ascii")
+    assert "played as &#8220;Rob Mills&#8221;" in robert
+    spring = "events/2026-03-14-spring-store-championship"
+    assert "Bj&#246;rn Lindqvist" in (demo / spring / "index.html").read_text(encoding="ascii")
+    assert "Björn Lindqvist" in (demo / spring / "standings.json").read_text(encoding="utf-8")
+
+
+def test_a_themes_script_and_style_keep_their_characters(site):
+    """Text inside <script> and <style> is not decoded by browsers: a reference there would show
+    as `&#8594;`, so the theme's own characters stay as written; everywhere else they become
+    references, and so do the data's."""
+    site.event("2024-05-18-x", conquest_event(name="Café Open", structure="custom",
+                                              swiss_rounds=1, cut=0),
+               {1: "table,player,result\n1,Zoë,win\n1,Bob,loss\n"})
+    site.write({"themes/default/templates/base.html":
+                '<title>{% block title %}{% endblock %} · {{ site.title }}</title>\n'
+                '<style>.next::after { content: "→"; }</style>\n'
+                '<script>const arrow = "→";</script>\n'
+                '<p>Next →</p>\n{% block main %}{% endblock %}\n'})
+    assert site.build() == 0
+    page = (site.out / "events/2024-05-18-x/index.html").read_bytes()
+    assert '<style>.next::after { content: "→"; }</style>'.encode() in page
+    assert '<script>const arrow = "→";</script>'.encode() in page
+    assert b"<p>Next &#8594;</p>" in page
+    assert b"<title>Caf&#233; Open &#183; Tournament results</title>" in page
+    assert b"Zo&#235;" in page
 
 
 def test_every_page_title_is_plain_text(demo):

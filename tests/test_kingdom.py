@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import REPO, score_files
+from conftest import REPO, read_page, score_files
 from test_validation import error_at
 
 HEADER = "table,player,houses,result"
@@ -308,7 +308,7 @@ def demo(tmp_path_factory):
 
 def test_demo_cosmic_struggle_is_a_draw_for_both_players(demo):
     """Round 1, table 2: Siobhán O'Neill 10, Kwame Mensah 10 — one point each."""
-    page = (demo / f"events/{DEMO}/round-1/index.html").read_text(encoding="utf-8")
+    page = read_page(demo / f"events/{DEMO}/round-1/index.html")
     groups = re.findall(r'<tbody class="table-group cosmic-struggle">(.*?)</tbody>', page, re.S)
     assert len(groups) == 1
     seats = re.findall(r'<a href="[^"]+">([^<]+)</a></td>\s*<td class="num">(\d+)</td>\s*'
