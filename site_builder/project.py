@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import gc
 import hashlib
-import operator
 import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -161,11 +160,11 @@ class Project:
         """Kept between rebuilds: an event change swaps that event's entries in and out."""
         self.named_in: dict[str, set[str]] = {}
         """Person id → the events naming them (players and officials), for display names."""
-        self.histories: dict[str, list[tuple[tuple, EventLabel, PlayerResult]]] = {}
-        """Person id → (event order, label, result) of each event giving them a result, oldest
-        first, for their history page: kept in order as events come and go, so planning a
-        regular's page after a round does not sort (and chase through memory) the hundreds of
-        events they played."""
+        self.histories: dict[str, list[tuple[EventLabel, PlayerResult]]] = {}
+        """Person id → (label, result) of each event giving them a result, newest first, as
+        their page takes them: kept in order as events come and go, so planning a regular's
+        page after a round does not sort (and chase through memory) the hundreds of events
+        they played."""
         self._static_paths: set[str] = set()
         self._sitemap_lines: dict[str, str] = {}
         """URL → its sitemap line, kept while base_url stays (a full build starts afresh)."""
@@ -326,9 +325,9 @@ class Project:
         label = state.summary.label
         for pid, result in state.results.items():
             entries = self.histories.setdefault(pid, [])
-            at = bisect.bisect_left(entries, state.order, key=_first)
+            at = bisect.bisect_left(entries, _NewestFirst(state.order), key=_newest_first)
             if add:
-                entries.insert(at, (state.order, label, result))
+                entries.insert(at, (label, result))
             else:
                 del entries[at]
                 if not entries:
@@ -358,7 +357,7 @@ class Project:
         index = self.ranking_index
         ranking_changed = (old is None or new is None
                            or index.inputs(old.scored) != index.inputs(new.scored))
-        points_before = {pid: index.points.get((slug, pid)) for pid in affected}
+        points_before = {pid: index.points.get(pid, {}).get(slug) for pid in affected}
         if ranking_changed or renamed:
             touched = set()
             if ranking_changed:
@@ -373,7 +372,7 @@ class Project:
         now = new.results if new else {}
         for pid in affected:
             if (label_changed or pid in renamed or was.get(pid) != now.get(pid)
-                    or points_before[pid] != index.points.get((slug, pid))):
+                    or points_before[pid] != index.points.get(pid, {}).get(slug)):
                 units.add(f"player:{pid}")
         if renamed or set(was) != set(now):
             units.add("players")
@@ -461,16 +460,12 @@ class Project:
             pages.append(players_index_page(self.site, counts))
         for pid in sorted(u[7:] for u in units if u.startswith("player:")):
             if pid in self.histories:
-                pages.append(player_page(self.site.people[pid], self._history(pid),
-                                         self.ranking_index.points))
+                pages.append(player_page(self.site.people[pid], list(self.histories[pid]),
+                                         self.ranking_index.points.get(pid, {})))
         for content in self.site.pages:
             if f"content:{content.path}" in units:
                 pages.append(content_page(content))
         return pages
-
-    def _history(self, pid: str) -> list:
-        """The person's entries, newest event first (as plan.histories orders them)."""
-        return [(label, result) for _, label, result in reversed(self.histories[pid])]
 
     def _render(self, units: set[str], report: Report, replan: bool = True) -> None:
         clock = time.perf_counter()
@@ -556,7 +551,21 @@ class Project:
         self.digests.pop(relative, None)
 
 
-_first = operator.itemgetter(0)
+class _NewestFirst:
+    """An event's (date, slug) order, sorting newest first: a history's bisect key."""
+
+    __slots__ = ("order",)
+
+    def __init__(self, order: tuple):
+        self.order = order
+
+    def __lt__(self, other: _NewestFirst) -> bool:
+        return other.order < self.order
+
+
+def _newest_first(entry: tuple[EventLabel, PlayerResult]) -> _NewestFirst:
+    label = entry[0]
+    return _NewestFirst((label.date, label.slug))
 
 
 def _digest(data: bytes) -> bytes:

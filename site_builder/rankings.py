@@ -150,8 +150,10 @@ class RankingIndex:
     def __init__(self, config: RankingsConfig, titles: dict[str, str]):
         self.config, self.titles = config, titles
         self.games: dict[str, _Game] = {}
-        self.points: dict[tuple[str, str], int] = {}
-        """(event slug, person id) → points that event gives the person toward the ranking."""
+        self.points: dict[str, dict[str, int]] = {}
+        """Person id → event slug → points that event gives them toward the ranking. By person
+        first: a player's page looks up each of their events, and one small dict per person
+        answers that several times faster than one dict of every (event, person) pair."""
         self._rows: dict[tuple[str, str], RankingRow] = {}
         """(game, person id) → their row in the last rankings: kept while rank and standing
         stay, so the page's cache finds the unchanged rows by their objects."""
@@ -167,7 +169,7 @@ class RankingIndex:
         touched = set()
         for entry in event.ranking or ():
             game.contributions.setdefault(entry.player.id, {})[ref.slug] = Contribution(ref, entry)
-            self.points[(ref.slug, entry.player.id)] = entry.points
+            self.points.setdefault(entry.player.id, {})[ref.slug] = entry.points
             touched.add(entry.player.id)
         return touched
 
@@ -178,7 +180,10 @@ class RankingIndex:
         touched = set()
         for pid in [pid for pid, items in game.contributions.items() if event.event.slug in items]:
             del game.contributions[pid][event.event.slug]
-            self.points.pop((event.event.slug, pid), None)
+            mine = self.points.get(pid, {})
+            mine.pop(event.event.slug, None)
+            if not mine:
+                self.points.pop(pid, None)
             touched.add(pid)
         if not game.events:
             del self.games[event.event.info.game]
