@@ -484,16 +484,22 @@ class Project:
         staged: list[Future] = []
         produced: set[str] = set()
         try:
-            # Each page goes to a writer thread as soon as it is rendered: hashing it and writing
-            # it to a temporary file wait on the CPU's hash unit and the disk, not on the
-            # interpreter, so they run beside the rendering of the next pages. No file is renamed
-            # into place or deleted before every page has rendered: a broken template changes
-            # nothing on disk.
+            # Rendered pages go to the writer threads (hashing, writing a temporary file) a batch
+            # at a time, once the batch is rendered. A writer needs the interpreter between its
+            # system calls, and handed each page as it came, the writers kept waiting for it
+            # while the renderer held it, and the renderer for them: a round of the 300-event
+            # archive took 210 ms instead of 165. Batches bound the memory of a full re-render.
+            # No file is renamed into place or deleted before every page has rendered: a broken
+            # template changes nothing on disk.
+            batch: list[tuple[str, bytes]] = []
             for page in fresh:
                 produced.add(page.output_path)
-                staged.append(self._writer.submit(self._stage, page.output_path,
-                                                  self.renderer.render(page)))
+                batch.append((page.output_path, self.renderer.render(page)))
                 report.rendered += 1
+                if len(batch) == self.STAGE_BATCH:
+                    staged += self._stage_all(batch)
+                    batch = []
+            staged += self._stage_all(batch)
             report.phases["render"] = time.perf_counter() - clock
             clock = time.perf_counter()
             static_before = self._static_paths
@@ -522,6 +528,12 @@ class Project:
         for path in sorted(stale):
             self._delete(path, report)
         report.phases["write"] = time.perf_counter() - clock
+
+    STAGE_BATCH = 500
+    """Pages rendered before the writer threads get them: a round's pages are one batch."""
+
+    def _stage_all(self, batch: list[tuple[str, bytes]]) -> list[Future]:
+        return [self._writer.submit(self._stage, path, data) for path, data in batch]
 
     def _stage(self, relative: str, data: bytes) -> tuple[str, bytes, Path] | None:
         """In a writer thread: None if the file already has these bytes, else write them to a
