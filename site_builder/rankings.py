@@ -16,6 +16,7 @@ import datetime as dt
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .config import RankingsConfig
 from .model import Person
@@ -43,6 +44,14 @@ class EventRef:
 class Contribution:
     event: EventRef
     entry: RankingEntry
+    json: str = ""
+    """Its item in the JSON twin's `contributions`: made once, as a regular's row is written
+    again, with all their events, whenever one of them changes."""
+
+    @classmethod
+    def of(cls, event: EventRef, entry: RankingEntry) -> Contribution:
+        return cls(event, entry, _compact({"event": event.slug, "points": entry.points,
+                                           "finish": entry.finish, "role": entry.role}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +80,9 @@ class Standing:
     line: RankingLine | None = None
     json_rest: str = ""
     """The JSON of the row after its rank: reused while the row is unchanged."""
+    order: tuple = ()
+    """Where it sorts in the ranking: most points first, then by name (made once, here, as a
+    ranking of thousands of people is sorted again after each change)."""
 
     def __hash__(self) -> int:
         # The JSON holds every contribution: equal standings have equal JSON, and a string
@@ -85,12 +97,11 @@ class Standing:
                        for c in contributions[:RECENT_CONTRIBUTIONS])
         line = RankingLine(person, points, len(contributions), best.entry.finish, best.event.slug,
                            best.event.label, recent)
-        rest = {"player": person.name, "player_id": person.id, "points": points,
-                "events": len(contributions), "best_finish": best.entry.finish,
-                "contributions": [{"event": c.event.slug, "points": c.entry.points,
-                                   "finish": c.entry.finish, "role": c.entry.role}
-                                  for c in contributions]}
-        return cls(person, contributions, points, line, _compact(rest)[1:])
+        head = _compact({"player": person.name, "player_id": person.id, "points": points,
+                         "events": len(contributions), "best_finish": best.entry.finish})
+        rest = f'{head[1:-1]},"contributions":[{",".join(c.json for c in contributions)}]}}'
+        return cls(person, contributions, points, line, rest,
+                   (-points, person.name.casefold(), person.id))
 
 
 def _best(contributions: tuple[Contribution, ...]) -> Contribution:
@@ -168,7 +179,7 @@ class RankingIndex:
             return set()
         touched = set()
         for entry in event.ranking or ():
-            game.contributions.setdefault(entry.player.id, {})[ref.slug] = Contribution(ref, entry)
+            game.contributions.setdefault(entry.player.id, {})[ref.slug] = Contribution.of(ref, entry)
             self.points.setdefault(entry.player.id, {})[ref.slug] = entry.points
             touched.add(entry.player.id)
         return touched
@@ -223,9 +234,11 @@ class RankingIndex:
         result = []
         for name in sorted(self.games, key=lambda g: self.titles[g]):
             game = self.games[name]
-            order = sorted(game.standings.values(),
-                           key=lambda s: (-s.points, s.person.name.casefold(), s.person.id))
-            ranks = shared_ranks([(s.points,) for s in order])
+            order = sorted(game.standings.values(), key=_ranking_order)
+            # Kept in ranking order: after a change only a few rows move, and sorting a nearly
+            # sorted list takes about one comparison a row.
+            game.standings = dict(zip(map(_person_id, order), order))
+            ranks = shared_ranks(list(map(_points, order)))
             events = sorted(game.events.values(), key=lambda e: (e[0].date, e[0].slug), reverse=True)
             result.append(GameRanking(
                 name, self.titles[name], tuple(self._row(name, r, s) for r, s in zip(ranks, order)),
@@ -239,6 +252,9 @@ class RankingIndex:
         if row is None or row.rank != rank or row.standing is not standing:
             row = self._rows[key] = RankingRow(rank, standing)
         return row
+
+
+_ranking_order, _person_id, _points = attrgetter("order"), attrgetter("person.id"), attrgetter("points")
 
 
 def build_rankings(scored: list[ScoredEvent], people: dict[str, Person], titles: dict[str, str],

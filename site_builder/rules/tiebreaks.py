@@ -131,7 +131,7 @@ def decided_by(sort_keys: Sequence[tuple], labels: Sequence[str | None],
     return result
 
 
-def shared_ranks(sort_keys: Sequence[tuple]) -> list[int]:
+def shared_ranks(sort_keys: Sequence[object]) -> list[int]:
     """1-based ranks where rows with equal keys share the better rank (1, 2, 2, 4)."""
     ranks: list[int] = []
     for i, key in enumerate(sort_keys):
