@@ -12,8 +12,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from itertools import compress, repeat
-from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
 from .jsonfile import dump_json
@@ -207,24 +205,18 @@ def players_index_page(site: Site, events_played: dict[str, int]) -> Page:
 
 def player_page(person: Person, entries: History, ranking_points: dict[str, int]) -> Page:
     """`ranking_points`: event slug → the points it gives this person toward the rankings."""
-    # With map and zip, not a Python loop: each round re-plans the page of every player at the
-    # event, and a regular's history is a hundred events long.
-    labels = list(map(_first, entries))
-    slugs = list(map(_slug, labels))
-    given = list(map(ranking_points.get, slugs))
-    points = dict(compress(zip(slugs, given), map(is_not, given, repeat(None))))
+    points = {label.slug: given for label, _ in entries
+              if (given := ranking_points.get(label.slug)) is not None}
+    with_points = bool(points)
     detailed = entries[:DETAILED_EVENTS]
     return Page(f"players/{person.id}/", "player.html",
                 {"person": person, "entries": entries, "ranking_points": points,
                  "detailed": detailed,
                  # The rows as the row templates take them (one `fragments` call renders a list).
-                 "history_rows": list(zip(labels, map(_second, entries), given,
-                                          repeat(bool(points)))),
+                 "history_rows": [(label, result, points.get(label.slug), with_points)
+                                  for label, result in entries],
                  "detailed_rows": [(label, result, person.name) for label, result in detailed]},
                 f"player:{person.id}")
-
-
-_first, _second, _slug = itemgetter(0), itemgetter(1), attrgetter("slug")
 
 
 def sort_key(name: str) -> str:
