@@ -72,6 +72,7 @@ class Timed:
         self.noticed = time.perf_counter()
         self.report = self.project.rebuild(batch)
         self.finished = time.perf_counter()
+        self.project.tidy()  # as `watch` does, once the pages are out
         self.done.set()
 
     def edit(self, action) -> tuple[float, float, object]:

@@ -156,6 +156,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
             where = f" ({exc.filename})" if exc.filename else ""
             print(f"site-builder: could not write the site: {exc.strerror or exc}{where}. "
                   "The next change writes everything again.", file=sys.stderr, flush=True)
+        project.tidy()  # once the browsers have been told
 
     watcher = Watcher(Path(args.source), rebuild)
     watcher.start()

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from .jsonfile import dump_json
 from .model import ContentPage, Person, Site
@@ -203,18 +203,59 @@ def players_index_page(site: Site, events_played: dict[str, int]) -> Page:
                 {"people": [(p, events_played[p.id], _initial(p.name)) for p in people]}, "players")
 
 
-def player_page(person: Person, entries: History, ranking_points: dict[str, int]) -> Page:
-    """`ranking_points`: event slug → the points it gives this person toward the rankings."""
+class HistoryRow(NamedTuple):
+    """One event in a player's history table, as `partials/history_row.html` takes it."""
+
+    event: EventLabel
+    result: PlayerResult
+    points: int | None
+    """Ranking points from this event; None when it gives none."""
+    with_points: bool
+    """Whether the table has a ranking column (the person has points from some event)."""
+
+
+class HistoryRows:
+    """The rows of people's history tables, kept between rebuilds in watch mode.
+
+    A round changes one row of each of its players' tables. A row that did not change is the
+    same object as at the last rebuild, which the renderer's caches recognize by its identity
+    alone: looking through a row's contents costs more than the rest of its page when a
+    regular's table has a hundred rows."""
+
+    def __init__(self) -> None:
+        self.by_person: dict[str, dict[str, HistoryRow]] = {}
+
+    def rows(self, person_id: str, entries: History, points: dict[str, int]) -> list[HistoryRow]:
+        known = self.by_person.get(person_id, {})
+        with_points = bool(points)
+        rows, kept = [], {}
+        for label, result in entries:
+            given = points.get(label.slug)
+            row = known.get(label.slug)
+            if (row is None or row.event is not label or row.result is not result
+                    or row.points != given or row.with_points is not with_points):
+                row = HistoryRow(label, result, given, with_points)
+            rows.append(row)
+            kept[label.slug] = row
+        self.by_person[person_id] = kept
+        return rows
+
+    def forget(self, person_id: str) -> None:
+        self.by_person.pop(person_id, None)
+
+
+def player_page(person: Person, entries: History, ranking_points: dict[str, int],
+                kept_rows: HistoryRows | None = None) -> Page:
+    """`ranking_points`: event slug → the points it gives this person toward the rankings.
+    `kept_rows`: the rows of the last rebuild (watch mode)."""
     points = {label.slug: given for label, _ in entries
               if (given := ranking_points.get(label.slug)) is not None}
-    with_points = bool(points)
     detailed = entries[:DETAILED_EVENTS]
     return Page(f"players/{person.id}/", "player.html",
                 {"person": person, "entries": entries, "ranking_points": points,
                  "detailed": detailed,
                  # The rows as the row templates take them (one `fragments` call renders a list).
-                 "history_rows": [(label, result, points.get(label.slug), with_points)
-                                  for label, result in entries],
+                 "history_rows": (kept_rows or HistoryRows()).rows(person.id, entries, points),
                  "detailed_rows": [(label, result, person.name) for label, result in detailed]},
                 f"player:{person.id}")
 

@@ -17,19 +17,19 @@ import gc
 import hashlib
 import os
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .build import check
+from .build import check, collector_paused
 from .content import load_content
 from .finish import extra_files
 from .load import EVENTS_DIR, RoundCache, assign_event_ids, load_event
 from .model import Event, Person, Site
 from .people import Directory, load_directory
-from .plan import (EventLabel, EventSummary, Page, archive_page, content_page, event_pages,
-                   event_warnings, home_page, newest_first, not_found_page, plan_site, player_page,
-                   players_index_page, ranking_pages, site_rankings, summarize)
+from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, content_page,
+                   event_pages, event_warnings, home_page, newest_first, not_found_page, plan_site,
+                   player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
 from .render import Renderer
@@ -165,20 +165,35 @@ class Project:
         their page takes them: kept in order as events come and go, so planning a regular's
         page after a round does not sort (and chase through memory) the hundreds of events
         they played."""
+        self.history_rows = HistoryRows()
+        """Player pages' table rows of the last rebuild, reused where unchanged."""
         self._static_paths: set[str] = set()
         self._sitemap_lines: dict[str, str] = {}
         """URL → its sitemap line, kept while base_url stays (a full build starts afresh)."""
-        self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="site-builder-write")
         self.stale = False
         """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
         self._folders: set[Path] = set()
         self._round_caches: dict[str, RoundCache] = {}
         """Event slug → its parsed round files, so a reload parses only the files that changed."""
+        self._refreeze = False
+        """Set when frozen objects became garbage the collector cannot see (see tidy)."""
 
     # ---------------------------------------------------------------- whole site
 
     def build_all(self, changed: list[str] | None = None) -> Report:
         """Load, score and render everything (the start, and site-wide changes)."""
+        with collector_paused():
+            report = self._build_all(changed)
+        # Everything loaded stays for the whole session: move it out of the cyclic garbage
+        # collector's sight, or its full passes over millions of objects stall later rebuilds.
+        # What the previous whole site left (a replaced renderer is a cycle) is collected first.
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self._refreeze = False
+        return report
+
+    def _build_all(self, changed: list[str] | None) -> Report:
         started = time.perf_counter()
         report = Report(changed or ["the whole site"])
         first = self.site is None
@@ -204,10 +219,6 @@ class Project:
             self._broken_theme(exc)
         report.problems = self.problems()
         report.seconds = time.perf_counter() - started
-        # Everything loaded so far stays for the whole session: move it out of the cyclic garbage
-        # collector's sight, or its full passes over millions of objects stall later rebuilds.
-        gc.collect()
-        gc.freeze()
         return report
 
     def _adopt(self, site: Site, scored: list[ScoredEvent], problems: list[Problem]) -> None:
@@ -222,7 +233,7 @@ class Project:
         self.site_problems = [p for p in problems
                               if not any(p.path.startswith(f + "/") for f in folders)]
         self.rankings, self.ranking_index = site_rankings(site, scored)
-        self.named_in, self.histories = {}, {}
+        self.named_in, self.histories, self.history_rows = {}, {}, HistoryRows()
         for state in self.events.values():
             self._index(state, add=True)
         self.pages = PageSet(self._plan_all())
@@ -259,7 +270,26 @@ class Project:
         self.stale = True
 
     def rebuild(self, changed: list[str]) -> Report:
-        """Apply changed source paths (relative, with /) and rewrite what they touch."""
+        """Apply changed source paths (relative, with /) and rewrite what they touch.
+
+        The cyclic garbage collector is paused meanwhile: its passes were a twentieth of a
+        round's republishing. `tidy` catches up once the pages are out."""
+        with collector_paused():
+            return self._apply(changed)
+
+    def tidy(self) -> None:
+        """Housekeeping after a rebuild, once its pages are out (and browsers told): collect what
+        it left and freeze the survivors, so the collector has nothing of it to go through
+        during the next rebuild. A few milliseconds, except after the renderer was replaced (a
+        theme or menu edit): the old one is a cycle of objects frozen with the session, so
+        everything is unfrozen and gone through once (3 s for a 1,000-event archive)."""
+        if self._refreeze:
+            gc.unfreeze()
+            self._refreeze = False
+        gc.collect()
+        gc.freeze()
+
+    def _apply(self, changed: list[str]) -> Report:
         if (self.site is None or self.stale or any(c in SITE_WIDE for c in changed)
                 or "site" in self.blocked):
             return self.build_all(changed)
@@ -409,7 +439,7 @@ class Project:
         nav_before = [(p.url, p.title) for p in before[0] if p.url.count("/") == 1]
         nav_after = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
         if nav_before != nav_after:  # the navigation is on every page
-            self.renderer = Renderer(self.source, self.site.config, pages)
+            self._replace_renderer(pages)
             return self.pages.units() | {f"content:{p.path}" for p in pages}
         units = {f"content:{p.path}" for p in set(before[0]) ^ set(pages)}
         if before[1] != home:
@@ -419,8 +449,12 @@ class Project:
                 units.add(f"event:{slug}")
         return units
 
+    def _replace_renderer(self, nav: list) -> None:
+        self.renderer = Renderer(self.source, self.site.config, nav)
+        self._refreeze = True  # the old one is garbage frozen with the session: see tidy()
+
     def _reload_theme(self, changed: list[str], report: Report) -> set[str]:
-        self.renderer = Renderer(self.source, self.site.config, self.site.pages)
+        self._replace_renderer(self.site.pages)
         templates = {c.split("/templates/", 1)[1] for c in changed if "/templates/" in c}
         if not templates:
             return set()
@@ -461,7 +495,10 @@ class Project:
         for pid in sorted(u[7:] for u in units if u.startswith("player:")):
             if pid in self.histories:
                 pages.append(player_page(self.site.people[pid], list(self.histories[pid]),
-                                         self.ranking_index.points.get(pid, {})))
+                                         self.ranking_index.points.get(pid, {}),
+                                         self.history_rows))
+            else:
+                self.history_rows.forget(pid)
         for content in self.site.pages:
             if f"content:{content.path}" in units:
                 pages.append(content_page(content))
@@ -481,47 +518,42 @@ class Project:
         fresh_urls = {page.url for page in fresh}
         removed = [self.pages.pop(url).output_path for url in gone if url not in fresh_urls]
         clock = time.perf_counter()
-        staged: list[Future] = []
+        staged: list[tuple[str, bytes, Path]] = []
         produced: set[str] = set()
+        staging = 0.0
         try:
-            # Rendered pages go to the writer threads (hashing, writing a temporary file) a batch
-            # at a time, once the batch is rendered. A writer needs the interpreter between its
-            # system calls, and handed each page as it came, the writers kept waiting for it
-            # while the renderer held it, and the renderer for them: a round of the 300-event
-            # archive took 210 ms instead of 165. Batches bound the memory of a full re-render.
-            # No file is renamed into place or deleted before every page has rendered: a broken
+            # Each page is hashed as soon as it is rendered, and written to a temporary file
+            # beside its place if its bytes changed. Writer threads were slower: they need the
+            # interpreter between their system calls, and wait for it while the renderer holds it
+            # (a round of the 1,000-event archive took 33 ms longer with four of them).
+            # No file is put in place or deleted before every page has rendered: a broken
             # template changes nothing on disk.
-            batch: list[tuple[str, bytes]] = []
             for page in fresh:
                 produced.add(page.output_path)
-                batch.append((page.output_path, self.renderer.render(page)))
+                data = self.renderer.render(page)
                 report.rendered += 1
-                if len(batch) == self.STAGE_BATCH:
-                    staged += self._stage_all(batch)
-                    batch = []
-            staged += self._stage_all(batch)
-            report.phases["render"] = time.perf_counter() - clock
-            clock = time.perf_counter()
+                started = time.perf_counter()
+                self._stage(page.output_path, data, staged)
+                staging += time.perf_counter() - started
+            report.phases["render"] = time.perf_counter() - clock - staging
+            clock = time.perf_counter() - staging
             static_before = self._static_paths
             for path, data in self._static_and_extra_files().items():
                 produced.add(path)
-                staged.append(self._writer.submit(self._stage, path, data))
-            changed = [done for done in (future.result() for future in staged) if done is not None]
-            # Putting files in place waits on the file system: the writer threads do it together too.
-            list(self._writer.map(lambda done: replace_file(done[2], self.out / done[0]), changed))
+                self._stage(path, data, staged)
+            for path, _, temporary in staged:
+                replace_file(temporary, self.out / path)
         except BaseException:
-            for future in staged:  # let the writers finish, then take back what is not in place
-                done = future.exception() is None and future.result()
-                if done:
-                    done[2].unlink(missing_ok=True)
+            for _, _, temporary in staged:  # what is not in place (or the old page, if it is)
+                temporary.unlink(missing_ok=True)
             self.stale = True  # the plan moved on without the files: the next change redoes all
             raise
-        for path, digest, _ in changed:
+        for path, digest, _ in staged:
             self.digests[path] = digest
         for path in removed:
             self._delete(path, report)
-        report.written += len(changed)
-        report.changed_urls.update(path for path, _, _ in changed)
+        report.written += len(staged)
+        report.changed_urls.update(path for path, _, _ in staged)
         # Pages leave with their units (`removed` above); only static files can go stale on their
         # own, except in a full re-render, where the whole plan was replaced.
         stale = static_before - self._static_paths if replan else set(self.digests) - produced
@@ -529,25 +561,24 @@ class Project:
             self._delete(path, report)
         report.phases["write"] = time.perf_counter() - clock
 
-    STAGE_BATCH = 500
-    """Pages rendered before the writer threads get them: a round's pages are one batch."""
-
-    def _stage_all(self, batch: list[tuple[str, bytes]]) -> list[Future]:
-        return [self._writer.submit(self._stage, path, data) for path, data in batch]
-
-    def _stage(self, relative: str, data: bytes) -> tuple[str, bytes, Path] | None:
-        """In a writer thread: None if the file already has these bytes, else write them to a
-        temporary file beside it and return (path, digest, temporary file)."""
+    def _stage(self, relative: str, data: bytes, staged: list[tuple[str, bytes, Path]]) -> None:
+        """Unless the file already has these bytes, write them to a temporary file beside it and
+        add (path, digest, temporary file) to `staged`."""
         digest = _digest(data)
         if self.digests.get(relative) == digest:
-            return None
+            return
         target = self.out / relative
         if target.parent not in self._folders:
             target.parent.mkdir(parents=True, exist_ok=True)
             self._folders.add(target.parent)
         temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-        temporary.write_bytes(data)
-        return relative, digest, temporary
+        try:
+            temporary.write_bytes(data)
+        except BaseException:
+            with suppress(OSError):  # a full disk leaves no piece of a page behind
+                temporary.unlink()
+            raise
+        staged.append((relative, digest, temporary))
 
     def _delete(self, relative: str, report: Report) -> None:
         target = self.out / relative

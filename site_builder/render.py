@@ -11,6 +11,7 @@ import re
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -216,22 +217,34 @@ class Renderer:
         A regular's page lists a hundred events and the rankings thousands of people; a new
         round changes one row of the first and a few of the second. Looking up every row in a
         cache of hundreds of thousands costs more than the page's other work (each lookup
-        wanders through memory), so runs of rows are looked up by their objects' ids packed in
-        one bytes key, and only a run with a new object is taken row by row."""
+        wanders through memory), so runs of rows are looked up by their objects' ids, and only a
+        run with a new object is taken row by row. A run is kept as one joined string: a page
+        then copies a few long strings instead of gathering a hundred short ones from all over
+        memory.
+
+        Runs are counted from the end of the list. Lists grow at the front (a player's newest
+        event comes first, as in the archive), so a new row leaves every older run, and its key,
+        as it was."""
         items = items if isinstance(items, (list, tuple)) else list(items)
+        packed = _packed_ids(items)
+        if packed is None:  # rows of mixed shapes: each row on its own
+            return Markup("".join([self._fragment(item, template) for item in items]))
+        width, ids = packed
+        size = (1 if width < 0 else width) * 8  # bytes of ids per row
         parts = []
-        for start in range(0, len(items), self.CHUNK):
-            run = items[start:start + self.CHUNK]
-            key = (template, _packed_ids(run))
+        start = 0
+        for stop in range(len(items) % self.CHUNK or self.CHUNK, len(items) + 1, self.CHUNK):
+            key = (template, width, stop - start, ids[start * size:stop * size])
             known = self._runs.get(key)
             if known is None:
-                # The entry holds the run, so its objects (and their ids) outlive the entry; and
-                # the rows' own strings, not a copy of them joined.
-                known = (run, tuple([self._fragment(item, template) for item in run]))
+                # The entry holds the run, so its objects (and their ids) outlive the entry.
+                run = items[start:stop]
+                known = (run, Markup("".join([self._fragment(item, template) for item in run])))
                 if len(self._runs) >= self.FRAGMENT_CACHE_LIMIT:
                     self._runs.clear()
                 self._runs[key] = known
-            parts += known[1]
+            parts.append(known[1])
+            start = stop
         return Markup("".join(parts))
 
     def _markdown(self, text: str) -> Markup:
@@ -281,22 +294,22 @@ class Renderer:
         return {f"static/{name}": data for name, data in self.static.items()}
 
 
-_NOT_A_TUPLE = 2**64 - 1
-
-
-def _packed_ids(run: Sequence[Any]) -> bytes:
-    """The ids of a run of items (and of the objects in tuple items), as one bytes key. A tuple
-    item starts with its length and any other item with a marker no length can be, so two runs
-    of the same objects grouped differently get different keys."""
-    ids = array("Q")
-    for item in run:
-        if type(item) is tuple:
-            ids.append(len(item))
-            ids.extend(map(id, item))
-        else:
-            ids.append(_NOT_A_TUPLE)
-            ids.append(id(item))
-    return ids.tobytes()
+def _packed_ids(items: Sequence[Any]) -> tuple[int, bytes] | None:
+    """The ids of a list's items as one bytes string, with the items' width: tuples of `width`
+    objects give the ids of their objects, `width` ids an item; other objects their own id, and
+    width -1. None for a list mixing the two, or tuples of different lengths: no run of it can
+    be told from the same objects grouped otherwise."""
+    if not items:
+        return 0, b""
+    shapes = set(map(type, items))
+    if shapes == {tuple}:
+        widths = set(map(len, items))
+        if len(widths) != 1:
+            return None
+        return widths.pop(), array("Q", map(id, chain.from_iterable(items))).tobytes()
+    if tuple in shapes:
+        return None
+    return -1, array("Q", map(id, items)).tobytes()
 
 
 def _template_position() -> str:

@@ -25,11 +25,34 @@ def renderer_with(tmp_path: Path, template: str) -> Renderer:
     return Renderer(tmp_path, load_config(tmp_path, ProblemLog()))
 
 
-def test_runs_of_the_same_objects_grouped_differently_have_different_keys():
-    a, b, c = object(), object(), object()
-    keys = {_packed_ids([(a, b), (c,)]), _packed_ids([(a,), (b, c)]), _packed_ids([a, b, c]),
-            _packed_ids([(a, b, c)])}
-    assert len(keys) == 4
+def test_the_same_objects_grouped_otherwise_are_other_rows(tmp_path):
+    """Runs are looked up by the ids of their rows' objects: rows of two objects, of one, and
+    the objects themselves are different rows, though the ids come in the same order."""
+    renderer = renderer_with(tmp_path, "[{{ item|length if item is sequence else 'x' }}]")
+    a, b, c, d = (Row(name, 0) for name in "abcd")
+    for _ in range(2):  # rendered, then from the cache
+        assert renderer._fragments_of([(a, b), (c, d)], "partials/row.html") == "[2][2]"
+        assert renderer._fragments_of([(a,), (b,), (c,), (d,)], "partials/row.html") == \
+            "[1][1][1][1]"
+        assert renderer._fragments_of([a, b, c, d], "partials/row.html") == "[x][x][x][x]"
+        assert renderer._fragments_of([(a, b, c), (d,)], "partials/row.html") == "[3][1]"
+        assert renderer._fragments_of([(), ()], "partials/row.html") == "[0][0]"
+        assert renderer._fragments_of([()], "partials/row.html") == "[0]"
+    assert _packed_ids([(a, b, c), (d,)]) is None  # mixed lengths: taken row by row
+
+
+def test_rows_added_at_the_front_leave_the_older_runs_cached(tmp_path):
+    """A player's newest event comes first: runs are counted from the end of the list, so a
+    new row at the front makes no older run look up its rows one by one again."""
+    renderer = renderer_with(tmp_path, "{{ item.name }};")
+    rows = [Row(f"p{i}", i) for i in range(40)]
+    renderer._fragments_of(rows, "partials/row.html")
+    runs = dict(renderer._runs)
+    rows.insert(0, Row("new", 0))
+    assert renderer._fragments_of(rows, "partials/row.html") == \
+        "new;" + "".join(f"p{i};" for i in range(40))
+    assert runs.items() <= renderer._runs.items()
+    assert len(renderer._runs) == len(runs) + 1  # only the front run is new
 
 
 def test_a_list_shows_each_rows_current_data(tmp_path):
