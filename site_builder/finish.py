@@ -11,20 +11,18 @@ from .write import MARKER
 
 
 def sitemap(config: SiteConfig, sorted_urls: Sequence[str],
-            lines: dict[str, str] | None = None) -> bytes:
+            lines: Sequence[str] | None = None) -> bytes:
     """sitemap.xml of these page URLs (the site's HTML pages, sorted, without repeats); absolute
-    URLs when base_url is a full URL. `lines` remembers each URL's line between calls (watch
-    mode, where the URLs are kept sorted as pages come and go)."""
-    lines = {} if lines is None else lines
-    body = [lines.get(url) or _sitemap_line(config, url, lines) for url in sorted_urls]
+    URLs when base_url is a full URL. `lines`: each URL's line, made by sitemap_line (watch
+    mode keeps them in order as pages come and go)."""
+    body = [sitemap_line(config, url) for url in sorted_urls] if lines is None else lines
     return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>',
                       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
                       *body, "</urlset>", ""]).encode("utf-8")
 
 
-def _sitemap_line(config: SiteConfig, url: str, lines: dict[str, str]) -> str:
-    line = lines[url] = f"  <url><loc>{escape(config.base_url.absolute(url))}</loc></url>"
-    return line
+def sitemap_line(config: SiteConfig, url: str) -> str:
+    return f"  <url><loc>{escape(config.base_url.absolute(url))}</loc></url>"
 
 
 def sitemap_urls(pages: Iterable[Page]) -> list[str]:
@@ -33,5 +31,5 @@ def sitemap_urls(pages: Iterable[Page]) -> list[str]:
 
 
 def extra_files(config: SiteConfig, sorted_urls: Sequence[str],
-                lines: dict[str, str] | None = None) -> dict[str, bytes]:
+                lines: Sequence[str] | None = None) -> dict[str, bytes]:
     return {MARKER: b"", "sitemap.xml": sitemap(config, sorted_urls, lines)}

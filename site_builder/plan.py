@@ -31,7 +31,7 @@ class Page:
     unit: str = ""
     """What the page is made from, as the incremental rebuild re-plans it: "event:<slug>",
     "player:<id>", "archive", "home", "players", "rankings", "content:<path>", "404"."""
-    data: Callable[[], str] | None = None
+    data: Callable[[], str | bytes] | None = None
     """Makes the file's text for pages without a template (JSON twins): called when the page is
     rendered, so planning stays cheap and unchanged pages are never serialized."""
     in_sitemap: bool = True

@@ -275,7 +275,10 @@ class Renderer:
 
     def render(self, page: Page) -> bytes:
         if page.template is None:
-            return page.data().encode("utf-8") if page.data else b""
+            if page.data is None:
+                return b""
+            data = page.data()  # text, or bytes already (the rankings' JSON)
+            return data if isinstance(data, bytes) else data.encode("utf-8")
         try:
             template = self.env.get_template(page.template)
             html = template.render(page=page, **page.context)

@@ -175,6 +175,22 @@ def test_a_rebuild_writes_only_files_whose_bytes_changed(tmp_path):
                                     f"{report.written} files written in ")
 
 
+def test_a_page_changed_to_bytes_of_the_same_length_is_rewritten(tmp_path):
+    """Watch mode tells changed pages by their length first; same-length pages are compared
+    with the published file, so a one-letter edit is not missed (nor an edit by hand)."""
+    source, out, project = built_demo(tmp_path)
+    template = source / "themes/default/templates/round.html"
+    template.write_text(template.read_text().replace('class="round-title"', 'class="round-titlf"'))
+    page = out / "events/2025-10-18-autumn-store-championship/round-1/index.html"
+    size = len(page.read_bytes())
+    report = project.rebuild([template.relative_to(source).as_posix()])
+    assert report.written > 0 and len(page.read_bytes()) == size
+    assert b'class="round-titlf"' in page.read_bytes()
+    page.write_bytes(page.read_bytes().replace(b"round-titlf", b"round-XXXXX"))  # by hand
+    project.rebuild([template.relative_to(source).as_posix()])
+    assert_same_as_full_build(source, out, tmp_path)
+
+
 def test_bad_data_is_not_applied_and_fixing_it_catches_up(tmp_path):
     source = demo_copy(tmp_path / "site")
     out = tmp_path / "out"
