@@ -172,7 +172,9 @@ class Renderer:
         self.static = self._static_files()
         self._fragments: dict[tuple[str, Any], Markup] = {}
         self._by_identity: dict[tuple[str, Any], tuple[Any, Markup]] = {}
-        self._runs: dict[tuple[str, bytes], tuple[Any, tuple[Markup, ...]]] = {}
+        self._runs: dict[tuple[str, int, int, bytes], tuple[Any, Markup]] = {}
+        self._fragment_chars = self._run_chars = 0
+        """What the cached strings of each cache add up to (see CACHE_CHARACTERS)."""
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 fragments=self._fragments_of,
@@ -183,6 +185,11 @@ class Renderer:
                                 nav=[p for p in nav if p.url.count("/") == 1])
 
     FRAGMENT_CACHE_LIMIT = 300_000
+    CACHE_CHARACTERS = 512_000_000
+    """Each cache is emptied when its strings reach this many characters (one byte each, as
+    pages are ASCII): a rebuild only adds entries, and the ones it replaced are never asked
+    for again. The 1,000-event archive's full build leaves 530 MB of fragments and 130 MB of
+    runs; a Swiss round adds about 3 MB of runs. Emptied, a cache refills as pages render."""
 
     def _fragment(self, item: Any, template: str) -> Markup:
         """`template` rendered with `item`, remembered by value: long lists (a regular's history,
@@ -201,9 +208,13 @@ class Renderer:
         cached = self._fragments.get(key)
         if cached is None:
             cached = Markup(self.env.get_template(template).render(item=item))
-            if len(self._fragments) >= self.FRAGMENT_CACHE_LIMIT:
+            if (len(self._fragments) >= self.FRAGMENT_CACHE_LIMIT
+                    or self._fragment_chars >= self.CACHE_CHARACTERS):
                 self._fragments.clear()
+                self._by_identity.clear()  # it holds the same strings
+                self._fragment_chars = 0
             self._fragments[key] = cached
+            self._fragment_chars += len(cached)
         if len(self._by_identity) >= self.FRAGMENT_CACHE_LIMIT:
             self._by_identity.clear()
         self._by_identity[same_objects] = (item, cached)
@@ -240,9 +251,12 @@ class Renderer:
                 # The entry holds the run, so its objects (and their ids) outlive the entry.
                 run = items[start:stop]
                 known = (run, Markup("".join([self._fragment(item, template) for item in run])))
-                if len(self._runs) >= self.FRAGMENT_CACHE_LIMIT:
+                if (len(self._runs) >= self.FRAGMENT_CACHE_LIMIT
+                        or self._run_chars >= self.CACHE_CHARACTERS):
                     self._runs.clear()
+                    self._run_chars = 0
                 self._runs[key] = known
+                self._run_chars += len(known[1])
             parts.append(known[1])
             start = stop
         return Markup("".join(parts))

@@ -79,3 +79,21 @@ def test_names_in_cached_rows_stay_escaped(tmp_path):
     for _ in range(2):  # rendered, then from the cache
         assert renderer._fragments_of(rows, "partials/row.html") == \
             "<li>&lt;b&gt;Bob&lt;/b&gt;</li>" * 3
+
+
+def test_the_caches_stay_within_their_size_and_still_show_current_rows(tmp_path):
+    """Watch mode renders for hours: each cache is emptied when its strings reach a budget, and
+    rows render the same from an emptied cache."""
+    renderer = renderer_with(tmp_path, "{{ item.name }}={{ item.points }};")
+    renderer.CACHE_CHARACTERS = 200
+    rows = [Row(f"p{i}", i) for i in range(40)]
+    for round_ in range(30):
+        rows[round_] = Row(f"p{round_}", 100 + round_)  # one row changes each round
+        assert renderer._fragments_of(rows, "partials/row.html") == \
+            "".join(f"{r.name}={r.points};" for r in rows)
+        runs = [joined for _, joined in renderer._runs.values()]
+        fragments = list(renderer._fragments.values())
+        # Within the budget, give or take the entry that crossed it.
+        assert sum(map(len, runs)) <= 200 + max(map(len, runs))
+        assert sum(map(len, fragments)) <= 200 + max(map(len, fragments))
+    assert round_ == 29 and len(renderer._fragments) < 40  # emptied on the way
