@@ -145,7 +145,11 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         if serving:
             serving[1].publish(result.changed_urls, problems)
 
-    report(project.build_all())
+    progress = _ProgressLine() if sys.stderr.isatty() else None  # as `build` shows it
+    first = project.build_all(progress=progress)
+    if progress:
+        progress.clear()
+    report(first)
 
     def rebuild(batch: list[str]) -> None:
         try:

@@ -33,7 +33,7 @@ from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, co
                    player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
-from .render import Renderer
+from .render import Renderer, render_all
 from .write import check_output_folder, replace_file, write_site
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent
@@ -185,20 +185,21 @@ class Project:
 
     # ---------------------------------------------------------------- whole site
 
-    def build_all(self, changed: list[str] | None = None) -> Report:
-        """Load, score and render everything (the start, and site-wide changes)."""
+    def build_all(self, changed: list[str] | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Report:
+        """Load, score and render everything (the start, and site-wide changes). `progress` is
+        told (pages rendered, pages) while the first build renders, as `build` does."""
         with collector_paused():
-            report = self._build_all(changed)
-        # Everything loaded stays for the whole session: move it out of the cyclic garbage
-        # collector's sight, or its full passes over millions of objects stall later rebuilds.
-        # What the previous whole site left (a replaced renderer is a cycle) is collected first.
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        self._refreeze = False
+            report = self._build_all(changed, progress)
+        # Everything loaded stays for the whole session: frozen, out of the collector's sight,
+        # or its full passes over millions of objects would stall later rebuilds. What the
+        # previous whole site left (a replaced renderer is a cycle) is collected first.
+        self._refreeze = True
+        self.tidy()
         return report
 
-    def _build_all(self, changed: list[str] | None) -> Report:
+    def _build_all(self, changed: list[str] | None,
+                   progress: Callable[[int, int], None] | None) -> Report:
         started = time.perf_counter()
         report = Report(changed or ["the whole site"])
         first = self.site is None
@@ -209,7 +210,7 @@ class Project:
             result = check(self.source, self.base_url, round_caches=self._round_caches)
             self._adopt(result.site, result.scored, result.problems)
             if first:  # the whole site at once, swapped in like a build (warming the caches)
-                files = self._render_everything(report)
+                files = self._render_everything(report, progress)
                 write_site(self.out, files)
                 self.sizes = {path: len(data) for path, data in files.items()}
                 report.written = len(files)
@@ -243,8 +244,9 @@ class Project:
             self._index(state, add=True)
         self.pages = PageSet(self._plan_all(), partial(sitemap_line, site.config))
 
-    def _render_everything(self, report: Report) -> dict[str, bytes]:
-        files = {page.output_path: self.renderer.render(page) for page in self.pages.by_url.values()}
+    def _render_everything(self, report: Report,
+                           progress: Callable[[int, int], None] | None) -> dict[str, bytes]:
+        files = render_all(self.renderer, list(self.pages.by_url.values()), progress)
         report.rendered = len(files)
         files.update(self._static_and_extra_files())
         return files
@@ -527,10 +529,10 @@ class Project:
         produced: set[str] = set()
         staging = 0.0
         try:
-            # Each page is hashed as soon as it is rendered, and written to a temporary file
-            # beside its place if its bytes changed. Writer threads were slower: they need the
-            # interpreter between their system calls, and wait for it while the renderer holds it
-            # (a round of the 1,000-event archive took 33 ms longer with four of them).
+            # Each page is written to a temporary file beside its place as soon as it is
+            # rendered, if its bytes changed (see _published). Writer threads were slower: they
+            # need the interpreter between their system calls, and wait for it while the
+            # renderer holds it (a round of the 1,000-event archive took 33 ms longer with four).
             # No file is put in place or deleted before every page has rendered: a broken
             # template changes nothing on disk.
             for page in fresh:

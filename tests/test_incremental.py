@@ -162,6 +162,16 @@ def test_an_event_moved_to_another_date_moves_in_every_history(tmp_path):
         assert_same_as_full_build(source, out, tmp_path)
 
 
+def test_the_first_build_of_watch_mode_reports_its_progress(tmp_path):
+    """`watch` and `serve` start with a whole build; like `build`, they show a page counter."""
+    source = demo_copy(tmp_path / "site")
+    seen: list[tuple[int, int]] = []
+    report = Project(source, tmp_path / "out").build_all(
+        progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(n, report.rendered) for n in range(1, report.rendered + 1)]
+    assert report.rendered > 100
+
+
 def test_a_rebuild_writes_only_files_whose_bytes_changed(tmp_path):
     source = demo_copy(tmp_path / "site")
     project = Project(source, tmp_path / "out")
