@@ -29,7 +29,7 @@ from .load import EVENTS_DIR, RoundCache, assign_event_ids, load_event
 from .model import Event, Person, Site
 from .people import Directory, load_directory
 from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, content_page,
-                   event_pages, event_warnings, home_page, newest_first, not_found_page, plan_site,
+                   event_pages, event_warnings, home_page, newest_first, not_found_page,
                    player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
@@ -471,9 +471,15 @@ class Project:
     # ---------------------------------------------------------------- planning and writing
 
     def _plan_all(self) -> list[Page]:
-        scored = [s.scored for s in self.events.values()]
-        problems = [p for s in self.events.values() for p in s.problems]
-        return plan_site(self.site, scored, problems)
+        """Every page, from the same unit builders as a rebuild (plan_site composes them too),
+        and from this session's objects: its summaries, rankings and history rows. A rebuild
+        then finds an unchanged row as the very object the first build rendered, which the
+        renderer's caches know by its identity alone."""
+        units = {"home", "archive", "404", "rankings", "players"}
+        units |= {f"event:{slug}" for slug in self.events}
+        units |= {f"player:{pid}" for pid in self.histories}
+        units |= {f"content:{page.path}" for page in self.site.pages}
+        return self._plan_units(units)
 
     def _plan_units(self, units: set[str]) -> list[Page]:
         """The current pages of these units, from plan.py's builders (as a full build makes

@@ -10,6 +10,7 @@ import datetime as dt
 import re
 import sys
 from array import array
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from itertools import chain
 from pathlib import Path
@@ -72,6 +73,40 @@ def row_cells(row: Any, columns: Any) -> Markup:
         else:
             parts.append(f'<td class="{css}">{escape(str(value))}</td>')
     return Markup("".join(parts))
+
+
+DROPPED_BADGE = '<span class="badge">dropped</span>'
+
+
+def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
+    """The `<tr>` rows of a standings table, escaped in one Python call.
+
+    Standings are most of a round page, and a correction to a finished event re-renders every
+    later round's: drawn row by row through the template, a 120-player table took 5 ms."""
+    cut, cut_note = standings.cut_after, ""
+    if cut:
+        cut_note = f'<span class="visually-hidden">(in the {escape(standings.cut_label.lower())})</span>'
+    labels = standings.tiebreak_labels
+    columns = standings.columns
+    rows = []
+    for row in standings.rows:
+        dropped = row.dropped
+        notes = "".join(f'<small class="note">{escape(note)}</small>' for note in row.notes)
+        tiebreak = ""
+        if labels:
+            tiebreak = f'<td class="tiebreak">{escape(labels[row.tiebreak]) if row.tiebreak else ""}</td>'
+        rows.append(
+            f'    <tr class="{"dropped" if dropped else ""}'
+            f'{" cut-line" if cut and row.rank == cut else ""}">\n'
+            f'      <td class="num">{row.rank}</td>\n'
+            '      <th scope="row" class="player">\n'
+            f'        <a href="{escape(page_url(f"players/{row.player.id}/"))}">{escape(row.player.name)}</a>\n'
+            f'{DROPPED_BADGE if dropped else ""}'
+            f'{cut_note if cut and row.rank <= cut and not dropped else ""}{notes}'
+            '      </th>\n'
+            f'      {row_cells(row, columns)}\n'
+            f'{tiebreak}    </tr>\n')
+    return Markup(ascii_html("".join(rows)))
 
 
 def game_rows(games: Any, event_url: str, page_url: Callable[[str], str]) -> Markup:
@@ -170,26 +205,34 @@ class Renderer:
         )
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()
-        self._fragments: dict[tuple[str, Any], Markup] = {}
-        self._by_identity: dict[tuple[str, Any], tuple[Any, Markup]] = {}
-        self._runs: dict[tuple[str, int, int, bytes], tuple[Any, Markup]] = {}
-        self._fragment_chars = self._run_chars = 0
-        """What the cached strings of each cache add up to (see CACHE_CHARACTERS)."""
+        self._caches: dict[tuple[str, str], RecentStrings] = {}
+        """("value" | "identity" | "runs", template) → that template's cache of that kind."""
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 fragments=self._fragments_of,
                                 game_rows=lambda games, event_url: game_rows(
                                     games, event_url, config.base_url.page),
+                                standing_rows=lambda standings: standing_rows(
+                                    standings, config.base_url.page),
                                 markdown=self._markdown, markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,
                                 nav=[p for p in nav if p.url.count("/") == 1])
 
     FRAGMENT_CACHE_LIMIT = 300_000
     CACHE_CHARACTERS = 512_000_000
-    """Each cache is emptied when its strings reach this many characters (one byte each, as
-    pages are ASCII): a rebuild only adds entries, and the ones it replaced are never asked
-    for again. The 1,000-event archive's full build leaves 530 MB of fragments and 130 MB of
-    runs; a Swiss round adds about 3 MB of runs. Emptied, a cache refills as pages render."""
+    """Each template's caches drop their least recently used strings beyond this many characters
+    (one byte each, as pages are ASCII) or FRAGMENT_CACHE_LIMIT entries: a rebuild only adds
+    entries, and the ones it replaced are never asked for again. Kept per template because a
+    full build of the 1,000-event archive renders 450 MB of round bodies: with one budget for
+    all, they pushed out every player's history rows, and the first correction of an old
+    event re-rendered its players' whole tables (23 ms a regular)."""
+
+    def _cache(self, kind: str, template: str) -> RecentStrings:
+        cache = self._caches.get((kind, template))
+        if cache is None:
+            cache = self._caches[kind, template] = RecentStrings(self.CACHE_CHARACTERS,
+                                                                 self.FRAGMENT_CACHE_LIMIT)
+        return cache
 
     def _fragment(self, item: Any, template: str) -> Markup:
         """`template` rendered with `item`, remembered by value: long lists (a regular's history,
@@ -200,25 +243,18 @@ class Renderer:
         themselves are tried first: an unchanged event keeps its objects between rebuilds, and
         the entry holds them, so an id seen here can only be that same object. (A number made
         afresh is a new object: it misses here and is found by value below.)"""
-        same_objects = (template, tuple(map(id, item)) if type(item) is tuple else id(item))
-        known = self._by_identity.get(same_objects)
+        same_objects = tuple(map(id, item)) if type(item) is tuple else id(item)
+        by_identity = self._cache("identity", template)
+        known = by_identity.get(same_objects)
         if known is not None:
             return known[1]
-        key = (template, item)
-        cached = self._fragments.get(key)
-        if cached is None:
-            cached = Markup(self.env.get_template(template).render(item=item))
-            if (len(self._fragments) >= self.FRAGMENT_CACHE_LIMIT
-                    or self._fragment_chars >= self.CACHE_CHARACTERS):
-                self._fragments.clear()
-                self._by_identity.clear()  # it holds the same strings
-                self._fragment_chars = 0
-            self._fragments[key] = cached
-            self._fragment_chars += len(cached)
-        if len(self._by_identity) >= self.FRAGMENT_CACHE_LIMIT:
-            self._by_identity.clear()
-        self._by_identity[same_objects] = (item, cached)
-        return cached
+        by_value = self._cache("value", template)
+        known = by_value.get(item)
+        if known is None:
+            known = (None, Markup(self.env.get_template(template).render(item=item)))
+            by_value.put(item, known)  # the key holds the item
+        by_identity.put(same_objects, (item, known[1]))
+        return known[1]
 
     CHUNK = 16
 
@@ -242,21 +278,17 @@ class Renderer:
             return Markup("".join([self._fragment(item, template) for item in items]))
         width, ids = packed
         size = (1 if width < 0 else width) * 8  # bytes of ids per row
+        runs = self._cache("runs", template)
         parts = []
         start = 0
         for stop in range(len(items) % self.CHUNK or self.CHUNK, len(items) + 1, self.CHUNK):
-            key = (template, width, stop - start, ids[start * size:stop * size])
-            known = self._runs.get(key)
+            key = (width, stop - start, ids[start * size:stop * size])
+            known = runs.get(key)
             if known is None:
                 # The entry holds the run, so its objects (and their ids) outlive the entry.
                 run = items[start:stop]
                 known = (run, Markup("".join([self._fragment(item, template) for item in run])))
-                if (len(self._runs) >= self.FRAGMENT_CACHE_LIMIT
-                        or self._run_chars >= self.CACHE_CHARACTERS):
-                    self._runs.clear()
-                    self._run_chars = 0
-                self._runs[key] = known
-                self._run_chars += len(known[1])
+                runs.put(key, known)
             parts.append(known[1])
             start = stop
         return Markup("".join(parts))
@@ -309,6 +341,35 @@ class Renderer:
 
     def static_outputs(self) -> dict[str, bytes]:
         return {f"static/{name}": data for name, data in self.static.items()}
+
+
+class RecentStrings:
+    """Entries of (what the entry keeps alive, a string), the least recently used leaving first
+    once the strings add up to more than `characters`, or the entries number more than
+    `entries`."""
+
+    __slots__ = ("entries", "chars", "characters", "limit")
+
+    def __init__(self, characters: int, entries: int):
+        self.entries: OrderedDict[Any, tuple[Any, str]] = OrderedDict()
+        self.chars = 0
+        self.characters, self.limit = characters, entries
+
+    def get(self, key: Any) -> tuple[Any, str] | None:
+        known = self.entries.get(key)
+        if known is not None:
+            self.entries.move_to_end(key)
+        return known
+
+    def put(self, key: Any, entry: tuple[Any, str]) -> None:
+        old = self.entries.pop(key, None)
+        if old is not None:
+            self.chars -= len(old[1])
+        self.entries[key] = entry
+        self.chars += len(entry[1])
+        while len(self.entries) > 1 and (self.chars > self.characters
+                                         or len(self.entries) > self.limit):
+            self.chars -= len(self.entries.popitem(last=False)[1][1])
 
 
 def _packed_ids(items: Sequence[Any]) -> tuple[int, bytes] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 
 import jinja2
-from jinja2 import meta
+from jinja2 import meta, nodes
 
 from .plan import Page
 
@@ -47,9 +47,20 @@ def _closure(env: jinja2.Environment, names: set[str]) -> set[str]:
     return seen
 
 
+FRAGMENT_FILTERS = ("fragment", "fragments")
+"""The renderer's filters that draw a partial named by their argument (render.Renderer)."""
+
+
 def _references(env: jinja2.Environment, name: str) -> frozenset[str]:
+    """The templates this one extends, includes or imports, and the partials it draws through
+    the fragment filters (`rows|fragments('partials/history_row.html')`)."""
     try:
         source, _, _ = env.loader.get_source(env, name)
     except jinja2.TemplateNotFound:
         return frozenset()
-    return frozenset(ref for ref in meta.find_referenced_templates(env.parse(source)) if ref)
+    parsed = env.parse(source)
+    names = set(meta.find_referenced_templates(parsed))
+    names |= {node.args[0].value for node in parsed.find_all(nodes.Filter)
+              if node.name in FRAGMENT_FILTERS and node.args
+              and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)}
+    return frozenset(ref for ref in names if ref)

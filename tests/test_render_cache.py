@@ -47,12 +47,13 @@ def test_rows_added_at_the_front_leave_the_older_runs_cached(tmp_path):
     renderer = renderer_with(tmp_path, "{{ item.name }};")
     rows = [Row(f"p{i}", i) for i in range(40)]
     renderer._fragments_of(rows, "partials/row.html")
-    runs = dict(renderer._runs)
+    cached = renderer._caches["runs", "partials/row.html"].entries
+    runs = dict(cached)
     rows.insert(0, Row("new", 0))
     assert renderer._fragments_of(rows, "partials/row.html") == \
         "new;" + "".join(f"p{i};" for i in range(40))
-    assert runs.items() <= renderer._runs.items()
-    assert len(renderer._runs) == len(runs) + 1  # only the front run is new
+    assert runs.items() <= cached.items()
+    assert len(cached) == len(runs) + 1  # only the front run is new
 
 
 def test_a_list_shows_each_rows_current_data(tmp_path):
@@ -82,8 +83,8 @@ def test_names_in_cached_rows_stay_escaped(tmp_path):
 
 
 def test_the_caches_stay_within_their_size_and_still_show_current_rows(tmp_path):
-    """Watch mode renders for hours: each cache is emptied when its strings reach a budget, and
-    rows render the same from an emptied cache."""
+    """Watch mode renders for hours: each cache lets its least recently used strings go beyond
+    a budget, and rows render the same whether they were kept or not."""
     renderer = renderer_with(tmp_path, "{{ item.name }}={{ item.points }};")
     renderer.CACHE_CHARACTERS = 200
     rows = [Row(f"p{i}", i) for i in range(40)]
@@ -91,9 +92,25 @@ def test_the_caches_stay_within_their_size_and_still_show_current_rows(tmp_path)
         rows[round_] = Row(f"p{round_}", 100 + round_)  # one row changes each round
         assert renderer._fragments_of(rows, "partials/row.html") == \
             "".join(f"{r.name}={r.points};" for r in rows)
-        runs = [joined for _, joined in renderer._runs.values()]
-        fragments = list(renderer._fragments.values())
-        # Within the budget, give or take the entry that crossed it.
-        assert sum(map(len, runs)) <= 200 + max(map(len, runs))
-        assert sum(map(len, fragments)) <= 200 + max(map(len, fragments))
-    assert round_ == 29 and len(renderer._fragments) < 40  # emptied on the way
+        for kind in ("runs", "value", "identity"):
+            strings = [text for _, text in renderer._caches[kind, "partials/row.html"].entries.values()]
+            assert sum(map(len, strings)) <= 200
+    by_value = renderer._caches["value", "partials/row.html"].entries
+    assert round_ == 29 and len(by_value) < 40  # rows went on the way
+    # The ones kept are the latest: the rows changed last are there, the first ones gone.
+    assert Row("p29", 129) in by_value and Row("p0", 100) not in by_value
+
+
+def test_one_templates_large_fragments_leave_the_rows_of_others_cached(tmp_path):
+    """A full build renders hundreds of megabytes of round bodies: they must not push out the
+    history rows, which the next rebuild needs (each template has its own budget)."""
+    renderer = renderer_with(tmp_path, "{{ item.name }};")
+    (tmp_path / "themes/default/templates/partials/body.html").write_text("{{ item.name * 50 }}")
+    renderer.CACHE_CHARACTERS = 1_000
+    rows = [Row(f"p{i}", i) for i in range(40)]
+    renderer._fragments_of(rows, "partials/row.html")
+    runs = dict(renderer._caches["runs", "partials/row.html"].entries)
+    for i in range(100):  # 10 times the budget of large fragments
+        renderer._fragment(Row(f"body{i:03}", i), "partials/body.html")
+    assert renderer._caches["runs", "partials/row.html"].entries == runs
+    assert renderer._caches["value", "partials/body.html"].chars <= 1_000

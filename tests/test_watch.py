@@ -150,6 +150,28 @@ def test_editing_a_template_rerenders_what_uses_it(session):
     assert report.rendered == 1
 
 
+def test_editing_a_partial_drawn_as_a_fragment_rerenders_its_pages(session):
+    """Rows of long lists and round bodies are partials drawn by the `fragment` filters, which no
+    `{% include %}` names: an edit must still reach the pages that draw them, and only those."""
+    builtin = Path(__file__).resolve().parent.parent / "themes/default/templates/partials"
+    for partial, marker in (("history_row.html", "<tr"), ("round_results.html", "{% include")):
+        text = (builtin / partial).read_text()
+        assert marker in text
+        write_files(session.source, {f"themes/default/templates/partials/{partial}":
+                                     text.replace(marker, f"<!-- edited {partial} -->" + marker, 1)})
+        _, report = session.wait()
+        assert not report.errors
+        edited = sorted(p.parent.relative_to(session.out).as_posix()
+                        for p in session.out.rglob("index.html")
+                        if f"edited {partial}" in p.read_text())
+        if partial == "history_row.html":  # one per player page, none elsewhere
+            assert edited == [f"players/{name}" for name in ("ada", "bram", "cleo", "dan")]
+        else:
+            assert edited == ["events/2024-05-18-cup/round-1"]
+        # Only the units drawing the partial are rendered (a round page's unit is its event).
+        assert report.written == len(edited) and report.rendered <= 4
+
+
 def test_editor_scratch_files_are_ignored():
     assert not relevant("data/events/x/.round-1.csv.swp")
     assert not relevant("data/events/x/round-1.csv~")

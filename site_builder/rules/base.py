@@ -7,7 +7,7 @@ a new game adds a module and template partials and touches nothing else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -124,6 +124,12 @@ class RoundView:
     tables: Any
     standings: Standings | None
     notes: tuple[str, ...] = ()
+
+    @property
+    def results(self) -> RoundView:
+        """This round without its standings, as the page's results table takes it: equal to the
+        last rebuild's when only the standings moved (a correction to an earlier round)."""
+        return replace(self, standings=None)
 
 
 @dataclass(frozen=True, slots=True)
