@@ -70,7 +70,7 @@ class Timed:
 
     def __call__(self, batch: list[str]) -> None:
         self.noticed = time.perf_counter()
-        self.report = self.project.rebuild(batch)
+        self.report = self.project.rebuild(batch, tidy_later=True)
         self.finished = time.perf_counter()
         self.project.tidy()  # as `watch` does, once the pages are out
         self.done.set()

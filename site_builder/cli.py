@@ -153,14 +153,15 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
 
     def rebuild(batch: list[str]) -> None:
         try:
-            report(project.rebuild(batch))
+            report(project.rebuild(batch, tidy_later=True))
         except SiteError as exc:  # a broken theme template, say: keep watching
             print(f"site-builder: {exc}", file=sys.stderr, flush=True)
         except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
             where = f" ({exc.filename})" if exc.filename else ""
             print(f"site-builder: could not write the site: {exc.strerror or exc}{where}. "
                   "The next change writes everything again.", file=sys.stderr, flush=True)
-        project.tidy()  # once the browsers have been told
+        finally:
+            project.tidy()  # once the browsers have been told
 
     watcher = Watcher(Path(args.source), rebuild)
     watcher.start()

@@ -9,10 +9,11 @@ from typing import Any
 def decimals(value: Any, places: int = 3) -> str:
     """An exact value rounded half up for display: 41/12 → '3.417' (integer arithmetic only)."""
     exact = value if isinstance(value, Fraction) else Fraction(value)
-    n, d = abs(exact.numerator), exact.denominator
-    scaled = (2 * n * 10**places + d) // (2 * d)
-    sign = "-" if exact < 0 and scaled else ""
-    whole, part = divmod(scaled, 10**places)
+    n, d = exact.numerator, exact.denominator  # the sign is the numerator's
+    unit = 10**places
+    scaled = (2 * abs(n) * unit + d) // (2 * d)
+    sign = "-" if n < 0 and scaled else ""
+    whole, part = divmod(scaled, unit)
     return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
 
 

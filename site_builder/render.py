@@ -51,28 +51,36 @@ def theme_dirs(source: Path, config: SiteConfig) -> list[Path]:
 
 
 def row_cells(row: Any, columns: Any) -> Markup:
-    """The `<td>` cells of a standings row, formatted and escaped in one Python call.
+    """The `<td>` cells of a standings row, formatted and escaped in one Python call (the
+    `cells` filter, for themes that draw their own rows; standing_rows draws the default's)."""
+    return Markup(_cells_html(row, _cell_formats(columns)))
 
-    Standings tables are most of the site's HTML; a macro or an escaped expression per cell
-    made a large archive's round pages several times slower to render.
-    """
+
+def _cell_formats(columns: Any) -> list[tuple[str, str, str]]:
+    """(key, CSS class, kind) of each column, worked out once a table."""
+    return [(column.key, "num" if column.numeric else "text", column.kind) for column in columns]
+
+
+def _cells_html(row: Any, formats: list[tuple[str, str, str]]) -> str:
+    """Standings tables are most of the site's HTML; a macro or an escaped expression per cell
+    made a large archive's round pages several times slower to render."""
     parts = []
-    for column in columns:
-        value = row.cell(column.key)
-        css = "num" if column.numeric else "text"
+    shown, values = row.cells, row.values  # as StandingRow.cell reads them
+    for key, css, kind in formats:
+        value = shown[key] if key in shown else values.get(key)
         if value is None or (isinstance(value, str) and not value):
             parts.append(f'<td class="{css}"></td>')
-        elif column.kind == "dec3":
+        elif kind == "dec3":
             parts.append(f'<td class="{css}" title="exactly {exact_text(value)}">'
                          f"{decimals(value)}</td>")
-        elif column.kind == "pct":
+        elif kind == "pct":
             parts.append(f'<td class="{css}" title="exactly {exact_text(value)}%">'
                          f"{percent_text(value)}</td>")
         elif isinstance(value, int):  # numbers need no escaping
             parts.append(f'<td class="{css}">{value}</td>')
         else:
             parts.append(f'<td class="{css}">{escape(str(value))}</td>')
-    return Markup("".join(parts))
+    return "".join(parts)
 
 
 DROPPED_BADGE = '<span class="badge">dropped</span>'
@@ -87,7 +95,7 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
     if cut:
         cut_note = f'<span class="visually-hidden">(in the {escape(standings.cut_label.lower())})</span>'
     labels = standings.tiebreak_labels
-    columns = standings.columns
+    formats = _cell_formats(standings.columns)
     rows = []
     for row in standings.rows:
         dropped = row.dropped
@@ -104,7 +112,7 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
             f'{DROPPED_BADGE if dropped else ""}'
             f'{cut_note if cut and row.rank <= cut and not dropped else ""}{notes}'
             '      </th>\n'
-            f'      {row_cells(row, columns)}\n'
+            f'      {_cells_html(row, formats)}\n'
             f'{tiebreak}    </tr>\n')
     return Markup(ascii_html("".join(rows)))
 
