@@ -89,6 +89,13 @@ class Standing:
         # object remembers its hash (the page cache looks rows up by value).
         return hash((self.person, self.points, self.json_rest))
 
+    def shows_as(self, other: Standing | None) -> bool:
+        """Whether `other` shows the same on every page and in the JSON. Everything shown comes
+        from the row's line (with the person and points) and its JSON: comparing those is a
+        few fields and one bytes comparison, where comparing all contributions is a hundred
+        objects for a regular."""
+        return other is not None and self.json_rest == other.json_rest and self.line == other.line
+
     @classmethod
     def of(cls, person: Person, contributions: tuple[Contribution, ...]) -> Standing:
         points = sum(c.entry.points for c in contributions)
@@ -217,14 +224,20 @@ class RankingIndex:
         return None
 
     def refresh(self, ids: set[str], people: Callable[[str], Person]) -> None:
-        """Rebuild the rows of these people (their contributions or their name changed)."""
+        """Rebuild the rows of these people (their contributions or their name changed).
+
+        A standing that comes out the same is kept as the object it was: a corrected result
+        touches every player of the event, but moves the totals of fewer than half of them,
+        and the rankings page finds an unchanged row by its object alone."""
         for game in self.games.values():
             for pid in ids:
                 items = game.contributions.get(pid)
                 if items:
                     ordered = tuple(sorted(items.values(), key=lambda c: (c.event.date, c.event.slug),
                                            reverse=True))
-                    game.standings[pid] = Standing.of(people(pid), ordered)
+                    standing = Standing.of(people(pid), ordered)
+                    if not standing.shows_as(game.standings.get(pid)):
+                        game.standings[pid] = standing
                 else:
                     game.contributions.pop(pid, None)
                     game.standings.pop(pid, None)

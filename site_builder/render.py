@@ -79,8 +79,23 @@ def _cells_html(row: Any, formats: list[tuple[str, str, str]]) -> str:
         elif isinstance(value, int):  # numbers need no escaping
             parts.append(f'<td class="{css}">{value}</td>')
         else:
-            parts.append(f'<td class="{css}">{escape(str(value))}</td>')
+            parts.append(f'<td class="{css}">{_text_html(str(value))}</td>')
     return "".join(parts)
+
+
+_TEXT_HTML: dict[str, str] = {}
+
+
+def _text_html(text: str) -> str:
+    """Text escaped as ASCII HTML (see ascii_html), remembered: a standings table repeats the
+    same few records ("4–1–0") down its rows, and an en dash in any piece made the whole table
+    go through the slow character-reference conversion once joined."""
+    known = _TEXT_HTML.get(text)
+    if known is None:
+        if len(_TEXT_HTML) >= 10_000:
+            _TEXT_HTML.clear()
+        known = _TEXT_HTML[text] = ascii_html(str(escape(text)))
+    return known
 
 
 DROPPED_BADGE = '<span class="badge">dropped</span>'
@@ -108,7 +123,8 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
             f'{" cut-line" if cut and row.rank == cut else ""}">\n'
             f'      <td class="num">{row.rank}</td>\n'
             '      <th scope="row" class="player">\n'
-            f'        <a href="{escape(page_url(f"players/{row.player.id}/"))}">{escape(row.player.name)}</a>\n'
+            f'        <a href="{escape(page_url(f"players/{row.player.id}/"))}">'
+            f'{_text_html(row.player.name)}</a>\n'
             f'{DROPPED_BADGE if dropped else ""}'
             f'{cut_note if cut and row.rank <= cut and not dropped else ""}{notes}'
             '      </th>\n'

@@ -179,6 +179,8 @@ def test_names_and_reports_are_escaped_everywhere(site):
         assert "<b>Bob</b>" not in html and "<script>" not in html and "<i>Cup</i>" not in html
     event = site.html("events/2024-05-18-x/")
     assert "&lt;b&gt;Bob&lt;/b&gt;" in event and "Robert&#39;); DROP TABLE players;--" in event
+    # The standings rows (drawn by the standing_rows filter) as well as the results.
+    assert ">&lt;b&gt;Bob&lt;/b&gt;</a>\n" in site.html("events/2024-05-18-x/round-1/")
     assert "&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong>" in event
     standings = site.json("events/2024-05-18-x/standings.json")["standings"]
     assert sorted(r["player"] for r in standings) == sorted(nasty)

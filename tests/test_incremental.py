@@ -277,3 +277,24 @@ def test_rebuilds_leave_nothing_for_the_collector_and_replaced_renderers_are_fre
         project.tidy()
         assert gc.isenabled() and replaced() is None, edit.__name__
     assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_a_correction_keeps_the_ranking_standings_it_leaves_as_they_were(tmp_path):
+    """A corrected result touches every player of its event, but moves the totals of only some:
+    the others keep their standing objects, which the rankings page's row cache knows by
+    identity (a full re-render of thousands of rows otherwise). The JSON and pages stay exact."""
+    source, out, project = built_demo(tmp_path)
+    index = project.ranking_index
+    changed = swap_a_result(source, random.Random(7))  # round 3 of a 47-player Conquest event
+    slug = changed[0].split("/")[2]
+    game = index.games[project.events[slug].event.info.game]
+    before = dict(game.standings)
+    assert not project.rebuild(changed).errors
+    players = {ref.id for ref in project.events[slug].event.players.values()} & set(before)
+    kept = {pid for pid in players if game.standings[pid] is before[pid]}
+    moved = players - kept
+    assert kept and moved
+    for pid in moved:
+        old, new = before[pid], game.standings[pid]
+        assert (old.json_rest, old.line) != (new.json_rest, new.line)
+    assert_same_as_full_build(source, out, tmp_path)
