@@ -368,9 +368,8 @@ class Renderer:
 
 
 class RecentStrings:
-    """Entries of (what the entry keeps alive, a string), the least recently used leaving first
-    once the strings add up to more than `characters`, or the entries number more than
-    `entries`."""
+    """Entries of (anything, a str or bytes), the least recently used leaving first once the
+    strings add up to more than `characters`, or the entries number more than `entries`."""
 
     __slots__ = ("entries", "chars", "characters", "limit")
 
@@ -394,6 +393,11 @@ class RecentStrings:
         while len(self.entries) > 1 and (self.chars > self.characters
                                          or len(self.entries) > self.limit):
             self.chars -= len(self.entries.popitem(last=False)[1][1])
+
+    def discard(self, key: Any) -> None:
+        old = self.entries.pop(key, None)
+        if old is not None:
+            self.chars -= len(old[1])
 
 
 def _packed_ids(items: Sequence[Any]) -> tuple[int, bytes] | None:
