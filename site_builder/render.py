@@ -244,7 +244,7 @@ class Renderer:
 
     FRAGMENT_CACHE_LIMIT = 300_000
     CACHE_CHARACTERS = 512_000_000
-    """Each template's caches drop their least recently used strings beyond this many characters
+    """Each template's caches drop their oldest strings beyond this many characters
     (one byte each, as pages are ASCII) or FRAGMENT_CACHE_LIMIT entries: a rebuild only adds
     entries, and the ones it replaced are never asked for again. Kept per template because a
     full build of the 1,000-event archive renders 450 MB of round bodies: with one budget for
@@ -276,8 +276,8 @@ class Renderer:
         known = by_value.get(item)
         if known is None:
             known = (None, Markup(self.env.get_template(template).render(item=item)))
-            by_value.put(item, known)  # the key holds the item
-        by_identity.put(same_objects, (item, known[1]))
+            by_value.add(item, known)  # the key holds the item
+        by_identity.add(same_objects, (item, known[1]))  # missed above
         return known[1]
 
     CHUNK = 16
@@ -312,7 +312,7 @@ class Renderer:
                 # The entry holds the run, so its objects (and their ids) outlive the entry.
                 run = items[start:stop]
                 known = (run, Markup("".join([self._fragment(item, template) for item in run])))
-                runs.put(key, known)
+                runs.add(key, known)
             parts.append(known[1])
             start = stop
         return Markup("".join(parts))
@@ -368,8 +368,12 @@ class Renderer:
 
 
 class RecentStrings:
-    """Entries of (anything, a str or bytes), the least recently used leaving first once the
-    strings add up to more than `characters`, or the entries number more than `entries`."""
+    """Entries of (anything, a str or bytes), the oldest leaving first once the strings add up
+    to more than `characters`, or the entries number more than `entries`.
+
+    Oldest put, not least recently used: marking an entry used (OrderedDict.move_to_end) hashes
+    its key again, and the renderer's keys are deep view objects whose hash is computed in
+    Python. That made a Swiss round's rendering 10% slower; the budgets are rarely reached."""
 
     __slots__ = ("entries", "chars", "characters", "limit")
 
@@ -379,15 +383,14 @@ class RecentStrings:
         self.characters, self.limit = characters, entries
 
     def get(self, key: Any) -> tuple[Any, str] | None:
-        known = self.entries.get(key)
-        if known is not None:
-            self.entries.move_to_end(key)
-        return known
+        return self.entries.get(key)
 
     def put(self, key: Any, entry: tuple[Any, str]) -> None:
-        old = self.entries.pop(key, None)
-        if old is not None:
-            self.chars -= len(old[1])
+        self.discard(key)
+        self.add(key, entry)
+
+    def add(self, key: Any, entry: tuple[Any, str]) -> None:
+        """`put` for a key known not to be here (each look at a deep key hashes it again)."""
         self.entries[key] = entry
         self.chars += len(entry[1])
         while len(self.entries) > 1 and (self.chars > self.characters

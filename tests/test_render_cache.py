@@ -83,7 +83,7 @@ def test_names_in_cached_rows_stay_escaped(tmp_path):
 
 
 def test_the_caches_stay_within_their_size_and_still_show_current_rows(tmp_path):
-    """Watch mode renders for hours: each cache lets its least recently used strings go beyond
+    """Watch mode renders for hours: each cache lets its oldest strings go beyond
     a budget, and rows render the same whether they were kept or not."""
     renderer = renderer_with(tmp_path, "{{ item.name }}={{ item.points }};")
     renderer.CACHE_CHARACTERS = 200
