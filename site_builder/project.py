@@ -33,7 +33,7 @@ from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, co
                    player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
-from .render import RecentStrings, Renderer, render_all
+from .render import Renderer, render_all
 from .write import check_output_folder, replace_file, write_site
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent
@@ -161,8 +161,6 @@ class Project:
         self.renderer: Renderer | None = None
         self.pages = PageSet()
         self.sizes: dict[str, int] = {}
-        self._recent_pages = RecentStrings(self.PUBLISHED_MEMORY, 100_000)
-        """Published path → (its modification time, its bytes), for pages written lately."""
         """Output path → the length of the published file (see _published)."""
         self.rankings: list = []
         self.ranking_index: RankingIndex | None = None
@@ -548,7 +546,7 @@ class Project:
         fresh_urls = {page.url for page in fresh}
         removed = [self.pages.pop(url).output_path for url in gone if url not in fresh_urls]
         clock = time.perf_counter()
-        staged: list[tuple[str, bytes, Path]] = []
+        staged: list[tuple[str, int, Path]] = []
         produced: set[str] = set()
         staging = 0.0
         try:
@@ -578,9 +576,8 @@ class Project:
                 temporary.unlink(missing_ok=True)
             self.stale = True  # the plan moved on without the files: the next change redoes all
             raise
-        for path, data, _ in staged:
-            self.sizes[path] = len(data)
-            self._remember_published(path, data)
+        for path, size, _ in staged:
+            self.sizes[path] = size
         for path in removed:
             self._delete(path, report)
         report.written += len(staged)
@@ -592,9 +589,9 @@ class Project:
             self._delete(path, report)
         report.phases["write"] = time.perf_counter() - clock
 
-    def _stage(self, relative: str, data: bytes, staged: list[tuple[str, bytes, Path]]) -> None:
+    def _stage(self, relative: str, data: bytes, staged: list[tuple[str, int, Path]]) -> None:
         """Unless the published file already has these bytes, write them to a temporary file
-        beside it and add (path, bytes, temporary file) to `staged`."""
+        beside it and add (path, length, temporary file) to `staged`."""
         if self._published(relative, data):
             return
         target = self.out / relative
@@ -608,44 +605,23 @@ class Project:
             with suppress(OSError):  # a full disk leaves no piece of a page behind
                 temporary.unlink()
             raise
-        staged.append((relative, data, temporary))
-
-    PUBLISHED_MEMORY = 64_000_000
-    """Bytes of recently written pages kept to compare the next version with (see _published)."""
+        staged.append((relative, len(data), temporary))
 
     def _published(self, relative: str, data: bytes) -> bool:
         """Whether the published file already has these bytes. Its remembered length answers
-        most of the time (a new round makes its pages longer). A file of the same length is
-        compared with the bytes this session last wrote there, while the file's modification
-        time says nobody has written it since; otherwise it is read back, from the system's
-        cache. That costs less than hashing every page did (SHA-256 of a round's 6 MB of pages:
-        8 ms), and a file changed or removed behind our back is noticed. Reading back was most
-        of the writing of a correction: its numbers swap places, so 70 of its 90 files kept
-        their length (15 ms on the 1,000-event archive, 5 of them for the rankings' JSON)."""
+        most of the time (a new round makes its pages longer); a file of the same length is read
+        back, from the system's cache, and compared. That costs less than hashing every page
+        did (SHA-256 of a round's 6 MB of pages: 8 ms), and a file changed or removed behind
+        our back is noticed. (Keeping the bytes written lately, to compare in memory, was tried:
+        5 ms less a correction, whose swapped numbers keep most lengths, but 28 ms more a Swiss
+        round: a process holding 64 MB of page bytes rendered and wrote slower.)"""
         if self.sizes.get(relative) != len(data):
             return False
-        target = self.out / relative
-        known = self._recent_pages.get(relative)
         try:
-            if known is not None:
-                written_at, content = known
-                stat = os.stat(target)
-                if stat.st_mtime_ns == written_at and stat.st_size == len(content):
-                    return content == data
-            with open(target, "rb") as published:
-                same = published.read() == data
-                if same:
-                    self._recent_pages.put(relative, (os.fstat(published.fileno()).st_mtime_ns,
-                                                      data))
-                return same
+            with open(self.out / relative, "rb") as published:
+                return published.read() == data
         except OSError:
             return False
-
-    def _remember_published(self, relative: str, data: bytes) -> None:
-        try:
-            self._recent_pages.put(relative, (os.stat(self.out / relative).st_mtime_ns, data))
-        except OSError:
-            self._recent_pages.discard(relative)
 
     def _delete(self, relative: str, report: Report) -> None:
         target = self.out / relative
@@ -659,7 +635,6 @@ class Project:
                 parent.rmdir()
                 self._folders.discard(parent)
         self.sizes.pop(relative, None)
-        self._recent_pages.discard(relative)
 
 
 class _NewestFirst:

@@ -368,8 +368,8 @@ class Renderer:
 
 
 class RecentStrings:
-    """Entries of (anything, a str or bytes), the oldest leaving first once the strings add up
-    to more than `characters`, or the entries number more than `entries`.
+    """Entries of (what the entry keeps alive, a string), the oldest leaving first once the
+    strings add up to more than `characters`, or the entries number more than `entries`.
 
     Oldest put, not least recently used: marking an entry used (OrderedDict.move_to_end) hashes
     its key again, and the renderer's keys are deep view objects whose hash is computed in

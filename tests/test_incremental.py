@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import filecmp
 import gc
-import os
 import random
 import shutil
 import weakref
@@ -197,16 +196,8 @@ def test_a_page_changed_to_bytes_of_the_same_length_is_rewritten(tmp_path):
     report = project.rebuild([template.relative_to(source).as_posix()])
     assert report.written > 0 and len(page.read_bytes()) == size
     assert b'class="round-titlf"' in page.read_bytes()
-    written = page.stat()
     page.write_bytes(page.read_bytes().replace(b"round-titlf", b"round-XXXXX"))  # by hand
-    # Seconds later, as a person edits (a file system may keep times in coarse steps).
-    os.utime(page, ns=(written.st_atime_ns, written.st_mtime_ns + 2_000_000_000))
     project.rebuild([template.relative_to(source).as_posix()])
-    assert_same_as_full_build(source, out, tmp_path)
-    # Written by this session, the page is compared with the bytes it wrote: still exact.
-    template.write_text(template.read_text().replace('class="round-titlf"', 'class="round-titlg"'))
-    assert project.rebuild([template.relative_to(source).as_posix()]).written > 0
-    assert len(page.read_bytes()) == size and b'class="round-titlg"' in page.read_bytes()
     assert_same_as_full_build(source, out, tmp_path)
 
 
