@@ -44,8 +44,9 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a build or rebuild runs.
+def collector_paused(resume: bool = True) -> Iterator[bool]:
+    """The cyclic garbage collector off while a build or rebuild runs; yields whether it was on.
+    With `resume` false it stays off afterwards, for the caller to resume.
 
     A build makes millions of objects that all stay, and the collector went through them again
     and again as they grew: a tenth of a 300-event build. Reference counting still frees what
@@ -53,9 +54,9 @@ def collector_paused() -> Iterator[None]:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        yield
+        yield enabled
     finally:
-        if enabled:
+        if enabled and resume:
             gc.enable()
 
 

@@ -7,7 +7,6 @@ A `Page` names its template and a plain context, and lists its inputs (`event:<s
 from __future__ import annotations
 
 import datetime as dt
-from fractions import Fraction
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
@@ -302,9 +301,7 @@ def _standings_json(head: tuple, standings: Standings | None) -> str:
 
 def _row_json(row) -> dict[str, Any]:
     data: dict[str, Any] = {"rank": row.rank, "player": row.player.name, "player_id": row.player.id}
-    # as_json_number, inlined: a correction re-serializes every later round's table.
-    data.update({key: value.numerator / value.denominator if type(value) is Fraction else value
-                 for key, value in row.values.items()})
+    data.update({key: as_json_number(value) for key, value in row.values.items()})
     data["dropped"] = row.dropped
     data["tiebreak"] = row.tiebreak
     return data

@@ -286,15 +286,9 @@ class Project:
         mode), the collector stays paused until then: resumed at once, its first pass went
         through everything the rebuild made (5 ms after a correction on the 1,000-event
         archive) before the rebuild could be reported and browsers told."""
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused(resume=not tidy_later) as was_enabled:
+            self._resume_collector |= was_enabled and tidy_later
             return self._apply(changed)
-        finally:
-            if was_enabled and tidy_later:
-                self._resume_collector = True
-            elif was_enabled:
-                gc.enable()
 
     def tidy(self) -> None:
         """Housekeeping after a rebuild, once its pages are out (and browsers told): collect what

@@ -385,22 +385,14 @@ class RecentStrings:
     def get(self, key: Any) -> tuple[Any, str] | None:
         return self.entries.get(key)
 
-    def put(self, key: Any, entry: tuple[Any, str]) -> None:
-        self.discard(key)
-        self.add(key, entry)
-
     def add(self, key: Any, entry: tuple[Any, str]) -> None:
-        """`put` for a key known not to be here (each look at a deep key hashes it again)."""
+        """A key just looked up and missed: not looked up again to replace an old entry, as
+        each look at a deep key hashes it again."""
         self.entries[key] = entry
         self.chars += len(entry[1])
         while len(self.entries) > 1 and (self.chars > self.characters
                                          or len(self.entries) > self.limit):
             self.chars -= len(self.entries.popitem(last=False)[1][1])
-
-    def discard(self, key: Any) -> None:
-        old = self.entries.pop(key, None)
-        if old is not None:
-            self.chars -= len(old[1])
 
 
 def _packed_ids(items: Sequence[Any]) -> tuple[int, bytes] | None:
