@@ -207,6 +207,31 @@ class RankingIndex:
             del self.games[event.event.info.game]
         return touched
 
+    def replace(self, old: ScoredEvent | None, new: ScoredEvent | None) -> set[str]:
+        """Swap an event's old version for its new one (either may be None); returns the ids of
+        the people whose contribution from it changed. A corrected result changes every
+        player's result at the event, but the points and finish of fewer than half of them:
+        the others' rows need not be made again."""
+        before = self._contributions_from(old)
+        touched = (self.remove(old) if old else set()) | (self.add(new) if new else set())
+        after = self._contributions_from(new)
+        return {pid for pid in touched if before.get(pid) != after.get(pid)}
+
+    def _contributions_from(self, event: ScoredEvent | None) -> dict[str, tuple[str, Contribution]]:
+        """Person id → (game, what this event gives them), as the index holds it now."""
+        if event is None:
+            return {}
+        game = self.games.get(event.event.info.game)
+        if game is None:
+            return {}
+        slug = event.event.slug
+        found = {}
+        for entry in event.ranking or ():
+            contribution = game.contributions.get(entry.player.id, {}).get(slug)
+            if contribution is not None:
+                found[entry.player.id] = (event.event.info.game, contribution)
+        return found
+
     def inputs(self, event: ScoredEvent) -> tuple:
         """What the rankings read from an event: its name and date, why it does not count, and
         its entries only when it does (an event in progress changes nothing here)."""

@@ -28,6 +28,7 @@ from .model import ContentPage
 from .numbers import decimals, exact_text, percent_text
 from .plan import Page
 from .problems import TemplateError
+from .templates import PARTIAL_OF_FILTER
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -234,6 +235,7 @@ class Renderer:
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 fragments=self._fragments_of,
+                                ranking_rows=self._ranking_rows,
                                 game_rows=lambda games, event_url: game_rows(
                                     games, event_url, config.base_url.page),
                                 standing_rows=lambda standings: standing_rows(
@@ -296,13 +298,32 @@ class Renderer:
         Runs are counted from the end of the list. Lists grow at the front (a player's newest
         event comes first, as in the archive), so a new row leaves every older run, and its key,
         as it was."""
+        return self._runs_of(items, template, lambda item: self._fragment(item, template))
+
+    RANKING_ROW = PARTIAL_OF_FILTER["ranking_rows"]
+
+    def _ranking_rows(self, rows: Any) -> Markup:
+        """The `<tr>` rows of a rankings table: each row's rank, then the rest of it (the
+        `ranking_row.html` fragment of its line, which a moved rank leaves as it was).
+
+        The rank is written here rather than through a template: a corrected result moves one
+        total, which shifts the rank of everyone between its old and new place (a thousand
+        rows of the 1,000-event archive), and a template render a shifted row cost 10 µs."""
+        def row_html(row: Any) -> str:
+            return (f'      <tr><td class="num">{row.rank}</td>'
+                    f'{self._fragment(row.line, self.RANKING_ROW)}</tr>\n')
+        return self._runs_of(rows, "ranking rows", row_html)
+
+    def _runs_of(self, items: Any, name: str, draw: Callable[[Any], str]) -> Markup:
+        """`draw` for every item, joined, remembered in runs by the items' ids under `name`
+        (see _fragments_of)."""
         items = items if isinstance(items, (list, tuple)) else list(items)
         packed = _packed_ids(items)
         if packed is None:  # rows of mixed shapes: each row on its own
-            return Markup("".join([self._fragment(item, template) for item in items]))
+            return Markup("".join([draw(item) for item in items]))
         width, ids = packed
         size = (1 if width < 0 else width) * 8  # bytes of ids per row
-        runs = self._cache("runs", template)
+        runs = self._cache("runs", name)
         parts = []
         start = 0
         for stop in range(len(items) % self.CHUNK or self.CHUNK, len(items) + 1, self.CHUNK):
@@ -311,7 +332,7 @@ class Renderer:
             if known is None:
                 # The entry holds the run, so its objects (and their ids) outlive the entry.
                 run = items[start:stop]
-                known = (run, Markup("".join([self._fragment(item, template) for item in run])))
+                known = (run, Markup("".join([draw(item) for item in run])))
                 runs.add(key, known)
             parts.append(known[1])
             start = stop

@@ -49,11 +49,14 @@ def _closure(env: jinja2.Environment, names: set[str]) -> set[str]:
 
 FRAGMENT_FILTERS = ("fragment", "fragments")
 """The renderer's filters that draw a partial named by their argument (render.Renderer)."""
+PARTIAL_OF_FILTER = {"ranking_rows": "partials/ranking_row.html"}
+"""The renderer's filters that draw one partial of their own: a template using the filter
+depends on it."""
 
 
 def _references(env: jinja2.Environment, name: str) -> frozenset[str]:
     """The templates this one extends, includes or imports, and the partials it draws through
-    the fragment filters (`rows|fragments('partials/history_row.html')`)."""
+    the renderer's filters (`rows|fragments('partials/history_row.html')`, `rows|ranking_rows`)."""
     try:
         source, _, _ = env.loader.get_source(env, name)
     except jinja2.TemplateNotFound:
@@ -63,4 +66,6 @@ def _references(env: jinja2.Environment, name: str) -> frozenset[str]:
     names |= {node.args[0].value for node in parsed.find_all(nodes.Filter)
               if node.name in FRAGMENT_FILTERS and node.args
               and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)}
+    names |= {PARTIAL_OF_FILTER[node.name] for node in parsed.find_all(nodes.Filter)
+              if node.name in PARTIAL_OF_FILTER}
     return frozenset(ref for ref in names if ref)

@@ -134,12 +134,19 @@ EDITS = [swap_a_result, swap_a_result, swap_a_result, drop_last_round, copy_an_e
          move_an_event, delete_an_event, edit_a_report, edit_a_template, rename_the_site]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed):
+IN_BACKGROUND = 2048
+"""A LARGE_FILE threshold that sends most of the demo's pages to the writer thread (its real
+threshold, 1 MB, is reached only by the rankings of a large archive)."""
+
+
+@pytest.mark.parametrize("seed, large_file", [(1, None), (2, None), (3, IN_BACKGROUND)])
+def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed, large_file):
     rng = random.Random(seed)
     source = demo_copy(tmp_path / "site")
     out = tmp_path / "out"
     project = Project(source, out)
+    if large_file:
+        project.LARGE_FILE = large_file
     assert not project.build_all().errors
     for step in range(8):
         edit = rng.choice(EDITS)
@@ -150,6 +157,7 @@ def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed):
         project.tidy()  # as `watch` does after each rebuild
         assert not report.errors, (edit.__name__, [str(p) for p in report.errors])
         assert_same_as_full_build(source, out, tmp_path)
+    assert (project._background is not None) == bool(large_file)  # the writer thread wrote
 
 
 def test_an_event_moved_to_another_date_moves_in_every_history(tmp_path):
@@ -224,10 +232,14 @@ def test_bad_data_is_not_applied_and_fixing_it_catches_up(tmp_path):
     assert_same_as_full_build(source, out, tmp_path)
 
 
-def test_a_template_failing_midway_changes_no_file(tmp_path):
-    """Pages are written to temporary files while later pages still render; a template that
-    fails on a later page must leave every published file as it was, and no temporary file."""
+@pytest.mark.parametrize("large_file", [None, IN_BACKGROUND])
+def test_a_template_failing_midway_changes_no_file(tmp_path, large_file):
+    """Pages are written to temporary files while later pages still render (large ones by a
+    thread); a template that fails on a later page must leave every published file as it was,
+    and no temporary file."""
     source, out, project = built_demo(tmp_path)
+    if large_file:
+        project.LARGE_FILE = large_file
     before = contents(out)
     changed = swap_a_result(source, random.Random(5))
     # Event pages render before player pages: those are staged when the player page fails.
@@ -239,8 +251,12 @@ def test_a_template_failing_midway_changes_no_file(tmp_path):
     assert not [p for p in files(out) if ".tmp-" in p]
 
 
-def test_a_failed_write_leaves_no_partial_site_and_the_next_change_catches_up(tmp_path):
+@pytest.mark.parametrize("large_file", [None, IN_BACKGROUND])
+def test_a_failed_write_leaves_no_partial_site_and_the_next_change_catches_up(tmp_path,
+                                                                              large_file):
     source, out, project = built_demo(tmp_path)
+    if large_file:
+        project.LARGE_FILE = large_file
     before = contents(out)
     changed = copy_an_event(source, random.Random(4))
     # Something outside our control is in the way of the new event's folder.
@@ -297,4 +313,23 @@ def test_a_correction_keeps_the_ranking_standings_it_leaves_as_they_were(tmp_pat
     for pid in moved:
         old, new = before[pid], game.standings[pid]
         assert (old.json_rest, old.line) != (new.json_rest, new.line)
+    assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_a_correction_remakes_only_the_ranking_rows_whose_contribution_changed(tmp_path):
+    """Of a corrected event's players, only those whose points or finish there changed have
+    their ranking standing made again (a regular's row gathers hundreds of events)."""
+    source, out, project = built_demo(tmp_path)
+    index = project.ranking_index
+    changed = swap_a_result(source, random.Random(7))
+    slug = changed[0].split("/")[2]
+    entries_before = {e.player.id: e for e in project.events[slug].scored.ranking}
+    remade: list[set[str]] = []
+    refresh = index.refresh
+    index.refresh = lambda ids, people: (remade.append(set(ids)), refresh(ids, people))[1]
+    assert not project.rebuild(changed).errors
+    entries_after = {e.player.id: e for e in project.events[slug].scored.ranking}
+    differing = {pid for pid in entries_after if entries_after[pid] != entries_before.get(pid)}
+    assert remade == [differing]
+    assert 0 < len(differing) < len(entries_after)
     assert_same_as_full_build(source, out, tmp_path)

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import conquest_event, write_files
+from conftest import REPO, conquest_event, write_files
 from site_builder.project import Project
+from site_builder.templates import pages_using
 from site_builder.watch import Watcher, relevant
 
 EV = "data/events/2024-05-18-cup"
@@ -217,3 +218,19 @@ def test_watchdogs_shutdown_race_message_is_not_shown_but_its_other_errors_are(c
         logger.error("InotifyEmitter.queue_events() called when the thread is inactive")
         logger.error("inotify watch limit reached")
     assert [r.getMessage() for r in caplog.records] == ["inotify watch limit reached"]
+
+
+def test_every_template_of_the_default_theme_is_known_to_the_pages_drawing_it(tmp_path):
+    """A template edit re-renders the pages whose drawing reads the template (pages_using). Each
+    template of the built-in theme must be found from some page of the demo site: one drawn by a
+    filter that no `{% include %}` names (the rankings' rows, say) would otherwise never reach
+    its pages in watch mode."""
+    project = Project(REPO, tmp_path / "out")
+    assert not project.build_all().errors
+    found = set().union(*(pages_using(project.renderer.env, page)
+                          for page in project.pages.by_url.values()))
+    templates = REPO / "themes/default/templates"
+    every = {p.relative_to(templates).as_posix() for p in templates.rglob("*.html")}
+    assert every - found == set()
+    assert "partials/ranking_row.html" in pages_using(project.renderer.env,
+                                                       project.pages.by_url["rankings/"])
