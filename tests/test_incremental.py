@@ -333,3 +333,33 @@ def test_a_correction_remakes_only_the_ranking_rows_whose_contribution_changed(t
     assert remade == [differing]
     assert 0 < len(differing) < len(entries_after)
     assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_a_correction_keeps_the_later_rounds_results_as_the_same_objects(tmp_path):
+    """A corrected round 1 moves every later round's standings but not the later Swiss rounds'
+    results: those come back as the very objects the page cache already holds (found by identity, not by
+    comparing every table), while round 1's results are new and show the swap."""
+    source, out, project = built_demo(tmp_path)
+    slug = "2026-06-13-northern-regional-championship"
+    rounds_before = project.events[slug].scored.rounds
+    results_before = [view.results for view in rounds_before]
+    round_file = source / "data/events" / slug / "round-1.csv"
+    lines = round_file.read_text().splitlines()
+    first, second = lines[1].split(","), lines[2].split(",")
+    assert first[0] == second[0] and {first[2], second[2]} == {"win", "loss"}
+    first[2], second[2] = second[2], first[2]
+    lines[1], lines[2] = ",".join(first), ",".join(second)
+    round_file.write_text("\n".join(lines) + "\n")
+    assert not project.rebuild([round_file.relative_to(source).as_posix()]).errors
+    rounds_after = project.events[slug].scored.rounds
+    assert len(rounds_after) == len(rounds_before) >= 3
+    assert rounds_after[0].results is not results_before[0]
+    assert rounds_after[0].results != results_before[0]
+    kept = 0
+    for before, view in zip(results_before[1:], rounds_after[1:]):
+        if view.results == before:  # the elimination rounds' seeds may move with the standings
+            assert view.results is before
+            kept += 1
+    assert kept >= 2
+    assert rounds_after[1].standings != rounds_before[1].standings
+    assert_same_as_full_build(source, out, tmp_path)

@@ -128,8 +128,23 @@ class RoundView:
     @property
     def results(self) -> RoundView:
         """This round without its standings, as the page's results table takes it: equal to the
-        last rebuild's when only the standings moved (a correction to an earlier round)."""
-        return replace(self, standings=None)
+        last rebuild's when only the standings moved (a correction to an earlier round), and the
+        very same object when the tables are (see _RESULTS)."""
+        key = (id(self.tables), self.number, self.label, self.path, self.template, self.notes)
+        known = _RESULTS.get(key)
+        if known is None:
+            known = _RESULTS[key] = replace(self, standings=None)
+            while len(_RESULTS) > _RESULTS_LIMIT:
+                del _RESULTS[next(iter(_RESULTS))]
+        return known
+
+
+_RESULTS: dict[tuple, RoundView] = {}
+"""Rounds without standings by their tables' id (each entry holds its tables, so the id is that
+object's): a ruleset that hands back the same tables object for an unchanged round (Conquest's
+scorer does) gets the same results object, which the page cache knows by identity instead of
+comparing every table by value."""
+_RESULTS_LIMIT = 4096
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ class Conquest:
 
 
 class _Remembered:
-    """The games and Swiss standings of the rounds scored lately, by the round objects.
+    """The games, Swiss standings and tables of the rounds scored lately, by the round objects.
 
     Watch mode scores today's event again after each new round. The earlier rounds' files are
     unchanged, so the parse cache hands back the same Round objects, and their games and the
@@ -71,12 +71,27 @@ class _Remembered:
     def __init__(self) -> None:
         self._games: dict[int, tuple[Round, dict]] = {}
         self._standings: dict[tuple, tuple[tuple[Round, ...], list[SwissRow]]] = {}
+        self._tables: dict[tuple, tuple[Round, Any]] = {}
 
     def games(self, round_: Round) -> dict:
         known = self._games.get(id(round_))
         if known is None:
             known = self._games[id(round_)] = (round_, swiss_games(round_))
             _forget_oldest(self._games, self.LIMIT)
+        return known[1]
+
+    def tables(self, round_: Round, elimination: bool, ref, seeds: dict, absent: list) -> Any:
+        """The round's tables view, the same object as last time while the round's file, its
+        players' names and ids, their seeds and the absences are the same: a corrected result
+        re-scores the event, and the page cache then finds the unchanged rounds' results by
+        their objects, not by comparing every table."""
+        players = [row.player for row in round_.rows]  # all the view reads of refs and seeds
+        key = (id(round_), elimination, tuple(absent), tuple(map(ref, players)),
+               tuple(map(seeds.get, players)))
+        known = self._tables.get(key)
+        if known is None:
+            known = self._tables[key] = (round_, round_tables(round_, elimination, ref, seeds, absent))
+            _forget_oldest(self._tables, self.LIMIT)
         return known[1]
 
     def standings(self, rounds: list[Round], played: dict, seed: int) -> list[SwissRow]:
@@ -191,8 +206,8 @@ class _Scorer:
             standings = swiss_standings_view(self.swiss_after[k], title, k, final, self.seed,
                                              self.event.ref, self.plan.cut if last_swiss else 0,
                                              cut_line)
-            tables = round_tables(round_, False, self.event.ref, {},
-                                  absences(k, latest, self.event.ref))
+            tables = _REMEMBERED.tables(round_, False, self.event.ref, {},
+                                        absences(k, latest, self.event.ref))
             views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings))
         return views
 
@@ -220,7 +235,7 @@ class _Scorer:
             rows = final_order(self.last_swiss, self.matches[: i + 1])
             standings = final_standings_view(rows, title, round_.number, final, self.seed, self.plan,
                                              swiss)
-            tables = round_tables(round_, True, self.event.ref, seeds)
+            tables = _REMEMBERED.tables(round_, True, self.event.ref, seeds, [])
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
                                    standings))
         return views
