@@ -63,9 +63,10 @@ def _references(env: jinja2.Environment, name: str) -> frozenset[str]:
         return frozenset()
     parsed = env.parse(source)
     names = set(meta.find_referenced_templates(parsed))
-    names |= {node.args[0].value for node in parsed.find_all(nodes.Filter)
-              if node.name in FRAGMENT_FILTERS and node.args
-              and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)}
-    names |= {PARTIAL_OF_FILTER[node.name] for node in parsed.find_all(nodes.Filter)
-              if node.name in PARTIAL_OF_FILTER}
+    for node in parsed.find_all(nodes.Filter):
+        if node.name in PARTIAL_OF_FILTER:
+            names.add(PARTIAL_OF_FILTER[node.name])
+        elif (node.name in FRAGMENT_FILTERS and node.args and isinstance(node.args[0], nodes.Const)
+              and isinstance(node.args[0].value, str)):
+            names.add(node.args[0].value)
     return frozenset(ref for ref in names if ref)

@@ -134,8 +134,7 @@ class RoundView:
         known = _RESULTS.get(key)
         if known is None:
             known = _RESULTS[key] = replace(self, standings=None)
-            while len(_RESULTS) > _RESULTS_LIMIT:
-                del _RESULTS[next(iter(_RESULTS))]
+            forget_oldest(_RESULTS, _RESULTS_LIMIT)
         return known
 
 
@@ -145,6 +144,12 @@ object's): a ruleset that hands back the same tables object for an unchanged rou
 scorer does) gets the same results object, which the page cache knows by identity instead of
 comparing every table by value."""
 _RESULTS_LIMIT = 4096
+
+
+def forget_oldest(entries: dict, limit: int) -> None:
+    """Drop a memo's oldest entries (dicts keep insertion order) beyond `limit`."""
+    while len(entries) > limit:
+        del entries[next(iter(entries))]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from ...numbers import ordinal
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
-from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
+from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings,
+                    forget_oldest)
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
 from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
@@ -77,7 +78,7 @@ class _Remembered:
         known = self._games.get(id(round_))
         if known is None:
             known = self._games[id(round_)] = (round_, swiss_games(round_))
-            _forget_oldest(self._games, self.LIMIT)
+            forget_oldest(self._games, self.LIMIT)
         return known[1]
 
     def tables(self, round_: Round, elimination: bool, ref, seeds: dict, absent: list) -> Any:
@@ -91,7 +92,7 @@ class _Remembered:
         known = self._tables.get(key)
         if known is None:
             known = self._tables[key] = (round_, round_tables(round_, elimination, ref, seeds, absent))
-            _forget_oldest(self._tables, self.LIMIT)
+            forget_oldest(self._tables, self.LIMIT)
         return known[1]
 
     def standings(self, rounds: list[Round], played: dict, seed: int) -> list[SwissRow]:
@@ -100,13 +101,8 @@ class _Remembered:
         if known is None:
             known = self._standings[key] = (tuple(rounds),
                                             swiss_standings(played, rounds[-1].number, seed))
-            _forget_oldest(self._standings, self.LIMIT)
+            forget_oldest(self._standings, self.LIMIT)
         return known[1]
-
-
-def _forget_oldest(entries: dict, limit: int) -> None:
-    while len(entries) > limit:
-        del entries[next(iter(entries))]
 
 
 _REMEMBERED = _Remembered()
