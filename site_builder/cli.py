@@ -15,6 +15,8 @@ from .build import BuildResult, build, check
 from .problems import DataError, Problem, ProblemLog, SiteError
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+SIGNAL_CHECK_SECONDS = 0.2
+"""How often watch and serve look for Ctrl-C or `kill` that the system gave another thread."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,7 +176,11 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
           flush=True)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
-        threading.Event().wait()
+        # Python acts on a signal when the main thread runs again. The system may hand Ctrl-C
+        # to any thread (watchdog's, the server's), and a main thread blocked for good in a
+        # wait would then never stop: it wakes up often instead.
+        while True:
+            time.sleep(SIGNAL_CHECK_SECONDS)
     finally:
         watcher.stop()
         if serving:

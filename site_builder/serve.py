@@ -9,6 +9,7 @@ import errno
 import functools
 import http.server
 import json
+import sys
 import threading
 import urllib.parse
 from pathlib import Path
@@ -157,23 +158,34 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        """A browser that stops reading (a page reloaded or left while it downloads) is not an
+        error of ours: the organizer's terminal gets no traceback for it. Others are printed as
+        the standard library does."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(out: Path, base_path: str, host: str = "127.0.0.1", port: int = 0,
-                live: LiveState | None = None) -> http.server.ThreadingHTTPServer:
+                live: LiveState | None = None) -> SiteServer:
     handler = functools.partial(SiteHandler, directory=str(out), base_path=base_path, live=live)
     try:
-        server = http.server.ThreadingHTTPServer((host, port), handler)
+        server = SiteServer((host, port), handler)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ConfigError(f"port {port} on {host} is in use (another server running?): "
                               "stop it or choose another with --port") from None
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    server.daemon_threads = True
     return server
 
 
 def serve_in_thread(out: Path, base_path: str, host: str = "127.0.0.1", port: int = 0,
                     live: LiveState | None = None
-                    ) -> tuple[http.server.ThreadingHTTPServer, threading.Thread]:
+                    ) -> tuple[SiteServer, threading.Thread]:
     server = make_server(out, base_path, host, port, live)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

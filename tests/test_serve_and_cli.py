@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import socket
+import struct
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -13,7 +15,7 @@ import pytest
 from conftest import conquest_event
 from site_builder import cli
 from site_builder.problems import ConfigError
-from site_builder.serve import make_server, serve_in_thread
+from site_builder.serve import SiteServer, make_server, serve_in_thread
 
 
 @pytest.fixture
@@ -44,6 +46,40 @@ def test_serves_under_the_base_path_like_github_pages(built):
         assert status == 404 and "Page not found" in body
         status, _, body = fetch(root + "/league/events/nope/")
         assert status == 404 and "Page not found" in body
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_browser_leaving_mid_download_prints_no_traceback(built, capsys, monkeypatch):
+    """A live page reloads while the browser still downloads it: the server's write fails, and
+    the organizer's terminal must not fill with tracebacks for it. Other errors still print."""
+    (built / "big.bin").write_bytes(b"x" * 20_000_000)
+    errors: list[BaseException] = []
+    original = SiteServer.handle_error
+
+    def noting(self, request, client_address):
+        errors.append(sys.exc_info()[1])
+        original(self, request, client_address)
+
+    monkeypatch.setattr(SiteServer, "handle_error", noting)
+    server, _ = serve_in_thread(built, "/league/")
+    try:
+        with socket.create_connection(("127.0.0.1", server.server_address[1])) as browser:
+            browser.sendall(b"GET /league/big.bin HTTP/1.0\r\n\r\n")
+            assert browser.recv(100).startswith(b"HTTP/1.0 200")
+            # Closed with unread data: the system resets the connection.
+            browser.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        deadline = time.monotonic() + 10
+        while not errors and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert errors and isinstance(errors[0], ConnectionError)
+        assert "Traceback" not in capsys.readouterr().err
+        try:
+            raise ValueError("a bug of ours")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert "ValueError: a bug of ours" in capsys.readouterr().err
     finally:
         server.shutdown()
         server.server_close()
