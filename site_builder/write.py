@@ -11,6 +11,7 @@ import errno
 import os
 import shutil
 import tempfile
+from contextlib import suppress
 from pathlib import Path
 
 from .problems import ConfigError
@@ -68,18 +69,30 @@ def _swap(staging: Path, out: Path) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
-def replace_file(temporary: Path, target: Path) -> None:
+def replace_file(temporary: Path, target: Path) -> bool:
     """Put a staged file where the published one is. Readers always find the old page or the new
-    one, never neither, never half of one.
+    one, never neither, never half of one. True when the old page is left under the temporary
+    name, for the caller to delete: deleted, never written over, as a reader that opened it
+    before the swap may still be reading it.
 
     A rename over an existing file is atomic too, but Linux's ext4 writes the renamed file's data
     to disk before it returns (its guard for programs that do not fsync), which cost about 0.3 ms
     a page: most of the time a round's hundred pages took to publish. Exchanging the two names
-    costs no flush; the old page, now under the temporary name, is then deleted."""
+    costs no flush. Deleting the old page then costs up to 0.5 ms (freeing its blocks, once the
+    system has written it to disk), which is why it is left to the caller: watch mode has a
+    thread do it once the pages are out."""
     if exchange(temporary, target):
-        temporary.unlink()
-    else:
-        os.replace(temporary, target)
+        return True
+    os.replace(temporary, target)
+    return False
+
+
+def delete_files(paths: list[Path]) -> None:
+    """Delete these files; one already gone, or that cannot be deleted, is left (a leftover
+    temporary file is overwritten by the next one of the same name)."""
+    for path in paths:
+        with suppress(OSError):
+            path.unlink()
 
 
 _AT_FDCWD = -100

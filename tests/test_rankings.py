@@ -95,3 +95,84 @@ def test_a_bad_season_is_an_error(site, run_cli):
     result = run_cli("check", "--source", site.root)
     assert result.code == 1
     assert result.lines[0] == "site.toml:3: [rankings] until = 2026-01-01 is before from = 2026-06-01"
+
+
+def test_the_rankings_json_is_whole_for_nobody_one_person_and_several():
+    """The JSON twin is joined from each row's ready bytes with the head and tail added to the
+    first and last rows: with one row those are the same row, with none there is no row."""
+    import datetime as dt
+    import json
+
+    from site_builder.config import RankingsConfig
+    from site_builder.model import Person, PlayerRef
+    from site_builder.rankings import (Contribution, EventRef, GameRanking, RankingIndex, Standing,
+                                       ranking_json)
+    from site_builder.rules.base import RankingEntry
+
+    ref = EventRef("2026-01-10-one", dt.date(2026, 1, 10), "One", "")
+    index = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
+
+    def row(rank: int, name: str, points: int):
+        person = Person(name.lower(), name)
+        entry = RankingEntry(PlayerRef(name, person.id), points, "1st of 9", rank)
+        return index._row("conquest", rank, Standing.of(person, (Contribution.of(ref, entry),)))
+
+    for rows in ((), (row(1, "Ann", 14),), (row(1, "Ann", 14), row(2, "Bo", 9), row(2, "Cy", 9))):
+        ranking = GameRanking("conquest", "Conquest", rows, (ref,), ())
+        data = json.loads(ranking_json(ranking, RankingsConfig()))
+        assert data["events"] == ["2026-01-10-one"]
+        assert [(r["rank"], r["player"], r["points"]) for r in data["rankings"]] == \
+            [(r.rank, r.person.name, r.points) for r in rows]
+
+
+def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
+    """Watch mode re-ranks only around the totals that moved. After each of many random event
+    changes (added, replaced, removed; ties frequent; now and then a person renamed), its rows
+    are those of an index built afresh from the same events: same order, ranks, points, JSON."""
+    import datetime as dt
+    import random
+    from types import SimpleNamespace
+
+    from site_builder.config import RankingsConfig
+    from site_builder.model import Person, PlayerRef
+    from site_builder.rankings import RankingIndex
+    from site_builder.rules.base import RankingEntry
+
+    rng = random.Random(5)
+    people = {f"p{i:03}": Person(f"p{i:03}", f"Player {i}") for i in range(300)}
+
+    def scored(slug: str, entries: list[tuple[str, int]]):
+        info = SimpleNamespace(game="conquest", date=dt.date(2026, 1, 1) + dt.timedelta(int(slug[1:])))
+        return SimpleNamespace(
+            event=SimpleNamespace(slug=slug, info=info), display_name=slug.upper(), subtitle="",
+            ranking_note=None, complete=True,
+            ranking=tuple(RankingEntry(PlayerRef(people[pid].name, pid), points, f"{i + 1}th", i + 1)
+                          for i, (pid, points) in enumerate(entries)))
+
+    def rows(index: RankingIndex) -> list:
+        return [[(r.rank, r.person.id, r.person.name, r.points, r.json) for r in game.rows]
+                for game in index.rankings()]
+
+    live = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
+    full_rankings = []
+    live._rank_all = lambda *a, _all=live._rank_all: (full_rankings.append(1), _all(*a))
+    events: dict[str, object] = {}
+    for step in range(200):
+        slug = f"e{rng.randrange(40)}"
+        new = None if slug in events and rng.random() < 0.2 else scored(slug, [
+            (pid, rng.choice([0, 1, 3, 5, 8])) for pid in rng.sample(sorted(people), rng.randrange(1, 7))])
+        touched = live.replace(events.get(slug), new)
+        if new is None:
+            events.pop(slug, None)
+        else:
+            events[slug] = new
+        if rng.random() < 0.1:  # a new display name moves a person among those tied with them
+            pid = rng.choice(sorted(people))
+            people[pid] = Person(pid, f"{rng.choice('ABZ')} renamed {step}")
+            touched.add(pid)
+        live.refresh(touched, people.__getitem__)
+        fresh = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
+        for event in events.values():
+            fresh.refresh(fresh.add(event), people.__getitem__)
+        assert rows(live) == rows(fresh), step
+    assert 0 < len(full_rankings) < 100  # most steps were brought up to date, not ranked again

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from site_builder.write import exchange, replace_file, write_site
+from site_builder.write import delete_files, exchange, replace_file, write_site
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="renameat2 (exchanging two names) is Linux's")
@@ -59,7 +59,8 @@ def test_a_reader_never_finds_the_page_missing_or_torn_while_it_is_replaced(tmp_
         for i in range(400):
             staged = tmp_path / ".index.html.tmp"
             staged.write_bytes(versions[i % 2])
-            replace_file(staged, target)
+            if replace_file(staged, target):  # the old page is left under the staged name
+                delete_files([staged])  # deleted, never written over: a reader may have it open
     finally:
         stop.set()
         reader.join()
