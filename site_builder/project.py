@@ -225,8 +225,10 @@ class Project:
                 report.written = len(files)
             else:
                 self._render(set(), report, replan=False)
-            self.blocked.pop("site", None)
-            self.blocked.pop("theme", None)
+            # Everything was loaded afresh and nothing stopped it: an event or the content held
+            # back by an earlier rebuild's errors is no longer (their problems would be shown
+            # until that folder changed again).
+            self.blocked.clear()
             self.stale = False
         except DataError as exc:
             self.blocked["site"] = exc.problems

@@ -372,3 +372,30 @@ def test_a_correction_keeps_the_later_rounds_results_as_the_same_objects(tmp_pat
     assert kept >= 2
     assert rounds_after[1].standings != rounds_before[1].standings
     assert_same_as_full_build(source, out, tmp_path)
+
+
+def test_a_round_files_problem_stays_reported_while_other_rounds_change(tmp_path):
+    """A Conquest round's own checks are remembered with its parsed file: a table with two
+    winners is still reported when another round of the event is saved, and by a rebuild of
+    the whole site (site.toml saved) meanwhile. Saving the fix then clears it: the whole-site
+    rebuild had left the event's problems from before it standing (the overlay stayed)."""
+    source, out, project = built_demo(tmp_path)
+    folder = next(p for p in sorted((source / "data/events").iterdir())
+                  if 'game = "conquest"' in (p / "event.toml").read_text()
+                  and (p / "round-2.csv").exists())
+    first, second = folder / "round-1.csv", folder / "round-2.csv"
+    original = first.read_text()
+    lines = original.splitlines()
+    loser = next(i for i, line in enumerate(lines) if line.split(",")[2] == "loss")
+    lines[loser] = lines[loser].replace(",loss", ",win", 1)
+    first.write_text("\n".join(lines) + "\n")
+    relative = [p.relative_to(source).as_posix() for p in (first, second)]
+    two_winners = [p.format() for p in project.rebuild(relative[:1]).errors]
+    assert len(two_winners) == 1 and "two winners" in two_winners[0]
+    assert two_winners[0].startswith(f"{relative[0]}:{loser + 1}:")
+    second.write_text(second.read_text() + "\n")  # saved again, unchanged in substance
+    assert [p.format() for p in project.rebuild(relative[1:]).errors] == two_winners
+    assert [p.format() for p in project.build_all(["site.toml"]).errors] == two_winners
+    first.write_text(original)
+    assert not project.rebuild(relative[:1]).errors
+    assert_same_as_full_build(source, out, tmp_path)

@@ -51,7 +51,7 @@ class Conquest:
     def validate(self, event: Event, log: ProblemLog) -> None:
         plan = self.plan(event)
         for round_ in event.rounds:
-            conquest_rows.check_round(round_, round_.number > plan.swiss_rounds, log)
+            log.extend(_REMEMBERED.round_problems(round_, round_.number > plan.swiss_rounds))
         if not any(r.partial for r in event.rounds):  # a rejected row would look like an absence
             conquest_rows.check_stages(event, plan, log)
 
@@ -73,6 +73,19 @@ class _Remembered:
         self._games: dict[int, tuple[Round, dict]] = {}
         self._standings: dict[tuple, tuple[tuple[Round, ...], list[SwissRow]]] = {}
         self._tables: dict[tuple, tuple[Round, Any]] = {}
+        self._problems: dict[tuple, tuple[Round, list]] = {}
+
+    def round_problems(self, round_: Round, elimination: bool) -> list:
+        """What the checks of one round file find (a function of the file alone): a correction
+        re-checks its own round, not the nine before and after it."""
+        key = (id(round_), elimination)
+        known = self._problems.get(key)
+        if known is None:
+            found = ProblemLog()
+            conquest_rows.check_round(round_, elimination, found)
+            known = self._problems[key] = (round_, found.problems)
+            forget_oldest(self._problems, self.LIMIT)
+        return known[1]
 
     def games(self, round_: Round) -> dict:
         known = self._games.get(id(round_))
