@@ -74,7 +74,8 @@ def keep_freed_memory() -> bool:
     a few megabytes (a rankings page of a large archive, its JSON, their copies) freshly each
     time and returns it after, and a fresh mapping is filled page by page: on this kind of
     virtual machine the JSON of the 1,000-event archive's rankings took 11 ms to join, 3 ms
-    with this. Called after the first build, whose temporary memory is handed back as usual.
+    with this. Called after each whole build of a session (the first one's temporary memory is
+    handed back as usual); setting it again changes nothing.
     Returns whether the allocator took the settings (glibc only; elsewhere nothing changes)."""
     try:
         mallopt = ctypes.CDLL(None).mallopt

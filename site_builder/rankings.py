@@ -134,9 +134,10 @@ _contribution_order = attrgetter("order")
 class RankingRow:
     rank: int
     standing: Standing
-    json: bytes = b""
-    """The row in the JSON twin, UTF-8: made with the row, which is kept while its rank and
-    standing stay, so the 7 MB file of a large archive is one join of ready pieces."""
+    json: bytes = field(default=b"", compare=False, repr=False)
+    """The row in the JSON twin, UTF-8 (its rank and standing's, so not compared): made with the
+    row, which is kept while its rank and standing stay, so the 7 MB file of a large archive is
+    one join of ready pieces."""
 
     @property
     def person(self) -> Person:
@@ -193,9 +194,6 @@ class RankingIndex:
         """Person id → event slug → points that event gives them toward the ranking. By person
         first: a player's page looks up each of their events, and one small dict per person
         answers that several times faster than one dict of every (event, person) pair."""
-        self._rows: dict[tuple[str, str], RankingRow] = {}
-        """(game, person id) → their row in the last rankings: kept while rank and standing
-        stay, so the page's cache finds the unchanged rows by their objects."""
 
     def add(self, event: ScoredEvent) -> set[str]:
         """Count an event in (if it counts); returns the ids of the people whose row changed."""
@@ -223,7 +221,7 @@ class RankingIndex:
             if items is None or items.pop(slug, None) is None:
                 continue
             mine = self.points.get(pid, {})
-            mine.pop(event.event.slug, None)
+            mine.pop(slug, None)
             if not mine:
                 self.points.pop(pid, None)
             touched.add(pid)
@@ -299,8 +297,8 @@ class RankingIndex:
         for name in sorted(self.games, key=lambda g: self.titles[g]):
             game = self.games[name]
             if game.order is None or len(game.moved) * 8 > len(game.order) or \
-                    not self._rerank(name, game):
-                self._rank_all(name, game)
+                    not self._rerank(game):
+                self._rank_all(game)
             game.moved.clear()
             events = sorted(game.events.values(), key=lambda e: (e[0].date, e[0].slug), reverse=True)
             result.append(GameRanking(
@@ -309,12 +307,14 @@ class RankingIndex:
                 tuple((ref, reason) for ref, reason in events if reason is not None)))
         return result
 
-    def _rank_all(self, name: str, game: _Game) -> None:
+    def _rank_all(self, game: _Game) -> None:
+        last = {row.person.id: row for row in game.rows}
         game.order = sorted(game.standings.values(), key=_ranking_order)
         ranks = shared_ranks(list(map(_points, game.order)))
-        game.rows = [self._row(name, r, s) for r, s in zip(ranks, game.order)]
+        game.rows = [_row(rank, standing, last.get(standing.person.id))
+                     for rank, standing in zip(ranks, game.order)]
 
-    def _rerank(self, name: str, game: _Game) -> bool:
+    def _rerank(self, game: _Game) -> bool:
         """Bring the last ranking up to date with the standings that moved since: each is taken
         out and put back in its new place, and only the rows whose rank can have changed are
         looked at. A corrected result moves a few dozen totals of a ranking of thousands, and
@@ -349,7 +349,7 @@ class RankingIndex:
         positions = {bisect_left(order, new.order, key=_ranking_order) for new in arrived}
         for low, high in spans:
             start = bisect_right(order, -high, key=_negative_points)
-            stop = bisect_right(order, -low, key=_negative_points) if low != -math.inf else len(order)
+            stop = bisect_right(order, -low, key=_negative_points)  # the end for -inf
             positions.update(range(start, stop))
         rank_of: dict = {}
         for i in sorted(positions):
@@ -357,16 +357,16 @@ class RankingIndex:
             rank = rank_of.get(points)
             if rank is None:
                 rank = rank_of[points] = bisect_left(order, -points, key=_negative_points) + 1
-            rows[i] = self._row(name, rank, order[i])
+            rows[i] = _row(rank, order[i], rows[i])
         return True
 
-    def _row(self, game: str, rank: int, standing: Standing) -> RankingRow:
-        key = (game, standing.person.id)
-        row = self._rows.get(key)
-        if row is None or row.rank != rank or row.standing is not standing:
-            row = self._rows[key] = RankingRow(rank, standing,
-                                               b'{"rank":%d,' % rank + standing.json_rest)
-        return row
+
+def _row(rank: int, standing: Standing, last: RankingRow | None) -> RankingRow:
+    """The person's row: their last one while rank and standing stay, so the page's cache finds
+    the unchanged rows by their objects."""
+    if last is not None and last.rank == rank and last.standing is standing:
+        return last
+    return RankingRow(rank, standing, b'{"rank":%d,' % rank + standing.json_rest)
 
 
 _ranking_order, _points = attrgetter("order"), attrgetter("points")

@@ -88,8 +88,8 @@ def replace_file(temporary: Path, target: Path) -> bool:
 
 
 def delete_files(paths: list[Path]) -> None:
-    """Delete these files; one already gone, or that cannot be deleted, is left (a leftover
-    temporary file is overwritten by the next one of the same name)."""
+    """Delete these files; one already gone, or that cannot be deleted, is passed over (the
+    next write of its page reuses the name)."""
     for path in paths:
         with suppress(OSError):
             path.unlink()

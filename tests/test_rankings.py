@@ -105,17 +105,16 @@ def test_the_rankings_json_is_whole_for_nobody_one_person_and_several():
 
     from site_builder.config import RankingsConfig
     from site_builder.model import Person, PlayerRef
-    from site_builder.rankings import (Contribution, EventRef, GameRanking, RankingIndex, Standing,
+    from site_builder.rankings import (Contribution, EventRef, GameRanking, Standing, _row,
                                        ranking_json)
     from site_builder.rules.base import RankingEntry
 
     ref = EventRef("2026-01-10-one", dt.date(2026, 1, 10), "One", "")
-    index = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
 
     def row(rank: int, name: str, points: int):
         person = Person(name.lower(), name)
         entry = RankingEntry(PlayerRef(name, person.id), points, "1st of 9", rank)
-        return index._row("conquest", rank, Standing.of(person, (Contribution.of(ref, entry),)))
+        return _row(rank, Standing.of(person, (Contribution.of(ref, entry),)), None)
 
     for rows in ((), (row(1, "Ann", 14),), (row(1, "Ann", 14), row(2, "Bo", 9), row(2, "Cy", 9))):
         ranking = GameRanking("conquest", "Conquest", rows, (ref,), ())
@@ -172,7 +171,7 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
             touched.add(pid)
         live.refresh(touched, people.__getitem__)
         fresh = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
-        for event in events.values():
-            fresh.refresh(fresh.add(event), people.__getitem__)
+        for kept in events.values():
+            fresh.refresh(fresh.add(kept), people.__getitem__)
         assert rows(live) == rows(fresh), step
     assert 0 < len(full_rankings) < 100  # most steps were brought up to date, not ranked again

@@ -7,6 +7,7 @@ a new game adds a module and template partials and touches nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol
@@ -131,25 +132,27 @@ class RoundView:
         last rebuild's when only the standings moved (a correction to an earlier round), and the
         very same object when the tables are (see _RESULTS)."""
         key = (id(self.tables), self.number, self.label, self.path, self.template, self.notes)
-        known = _RESULTS.get(key)
-        if known is None:
-            known = _RESULTS[key] = replace(self, standings=None)
-            forget_oldest(_RESULTS, _RESULTS_LIMIT)
-        return known
+        return remembered(_RESULTS, key, self.tables, lambda: replace(self, standings=None),
+                          _RESULTS_LIMIT)
 
 
-_RESULTS: dict[tuple, RoundView] = {}
-"""Rounds without standings by their tables' id (each entry holds its tables, so the id is that
-object's): a ruleset that hands back the same tables object for an unchanged round (Conquest's
-scorer does) gets the same results object, which the page cache knows by identity instead of
-comparing every table by value."""
+_RESULTS: dict[tuple, tuple[Any, RoundView]] = {}
+"""Rounds without standings by their tables' id: a ruleset that hands back the same tables
+object for an unchanged round (Conquest's scorer does) gets the same results object, which the
+page cache knows by identity instead of comparing every table by value."""
 _RESULTS_LIMIT = 4096
 
 
-def forget_oldest(entries: dict, limit: int) -> None:
-    """Drop a memo's oldest entries (dicts keep insertion order) beyond `limit`."""
-    while len(entries) > limit:
-        del entries[next(iter(entries))]
+def remembered(memo: dict, key: Any, holds: Any, make: Callable[[], Any], limit: int) -> Any:
+    """The value remembered under `key`, else `make()`'s, remembered. Keys are made of object
+    ids: each entry holds `holds`, the objects whose ids they are, so an id found here is always
+    that same object. Beyond `limit` entries the oldest (dicts keep insertion order) go."""
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = (holds, make())
+        while len(memo) > limit:
+            del memo[next(iter(memo))]
+    return known[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
 from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings,
-                    forget_oldest)
+                    remembered)
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
 from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
@@ -60,7 +60,8 @@ class Conquest:
 
 
 class _Remembered:
-    """The games, Swiss standings and tables of the rounds scored lately, by the round objects.
+    """The games, Swiss standings, tables and checks of the rounds scored lately, by the round
+    objects.
 
     Watch mode scores today's event again after each new round. The earlier rounds' files are
     unchanged, so the parse cache hands back the same Round objects, and their games and the
@@ -78,21 +79,14 @@ class _Remembered:
     def round_problems(self, round_: Round, elimination: bool) -> list:
         """What the checks of one round file find (a function of the file alone): a correction
         re-checks its own round, not the nine before and after it."""
-        key = (id(round_), elimination)
-        known = self._problems.get(key)
-        if known is None:
+        def check() -> list:
             found = ProblemLog()
             conquest_rows.check_round(round_, elimination, found)
-            known = self._problems[key] = (round_, found.problems)
-            forget_oldest(self._problems, self.LIMIT)
-        return known[1]
+            return found.problems
+        return remembered(self._problems, (id(round_), elimination), round_, check, self.LIMIT)
 
     def games(self, round_: Round) -> dict:
-        known = self._games.get(id(round_))
-        if known is None:
-            known = self._games[id(round_)] = (round_, swiss_games(round_))
-            forget_oldest(self._games, self.LIMIT)
-        return known[1]
+        return remembered(self._games, id(round_), round_, lambda: swiss_games(round_), self.LIMIT)
 
     def tables(self, round_: Round, elimination: bool, ref, seeds: dict, absent: list) -> Any:
         """The round's tables view, the same object as last time while the round's file, its
@@ -102,20 +96,12 @@ class _Remembered:
         players = [row.player for row in round_.rows]  # all the view reads of refs and seeds
         key = (id(round_), elimination, tuple(absent), tuple(map(ref, players)),
                tuple(map(seeds.get, players)))
-        known = self._tables.get(key)
-        if known is None:
-            known = self._tables[key] = (round_, round_tables(round_, elimination, ref, seeds, absent))
-            forget_oldest(self._tables, self.LIMIT)
-        return known[1]
+        return remembered(self._tables, key, round_,
+                          lambda: round_tables(round_, elimination, ref, seeds, absent), self.LIMIT)
 
     def standings(self, rounds: list[Round], played: dict, seed: int) -> list[SwissRow]:
-        key = (seed, *map(id, rounds))
-        known = self._standings.get(key)
-        if known is None:
-            known = self._standings[key] = (tuple(rounds),
-                                            swiss_standings(played, rounds[-1].number, seed))
-            forget_oldest(self._standings, self.LIMIT)
-        return known[1]
+        return remembered(self._standings, (seed, *map(id, rounds)), tuple(rounds),
+                          lambda: swiss_standings(played, rounds[-1].number, seed), self.LIMIT)
 
 
 _REMEMBERED = _Remembered()
