@@ -24,6 +24,10 @@ QUIET_WITH_CLOSE_EVENTS = 0.02
 """Linux reports when a written file is closed, so the quiet moment only has to outlast the gap
 between two files of one copy or of one save: normally well under a millisecond."""
 QUIET_WITHOUT = 0.4
+QUIET_AFTER_NEW_FOLDER = 0.5
+"""The quiet moment when the burst made a folder: a folder copied in (a new event) is filled
+file by file, and on a busy machine the gaps between its files outlasted the short quiet moment,
+giving a rebuild of half an event. A new folder is rare, so the wait costs little."""
 STILL_OPEN_LIMIT = 3.0
 """Rebuild anyway when a changed file has stayed open this long without a change."""
 
@@ -55,6 +59,8 @@ class Watcher(FileSystemEventHandler):
         self._open: set[str] = set()
         self._created: set[str] = set()
         """Files created in the current burst: one renamed away was a save's temporary file."""
+        self._new_folder = False
+        """Whether the current burst made a folder (see QUIET_AFTER_NEW_FOLDER)."""
         self._last_event = 0.0
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="site-builder-watch", daemon=True)
@@ -102,6 +108,7 @@ class Watcher(FileSystemEventHandler):
                 self._open.difference_update(paths)
             if event.event_type == "created":
                 self._created.update(paths)
+                self._new_folder |= event.is_directory
             if event.event_type == "moved" and paths[0] in self._created:
                 self._dirty.discard(paths[0])  # an editor's temporary file, renamed into place
                 paths = paths[1:]
@@ -121,18 +128,22 @@ class Watcher(FileSystemEventHandler):
                 batch = sorted(self._dirty)
                 self._dirty.clear()
                 self._created.clear()
+                self._new_folder = False
             self.on_change(batch)
 
     def _wait(self) -> float | None:
         if not self._dirty:
             return None
-        return max(0.005, self.quiet - (time.monotonic() - self._last_event))
+        return max(0.005, self._quiet() - (time.monotonic() - self._last_event))
+
+    def _quiet(self) -> float:
+        return max(self.quiet, QUIET_AFTER_NEW_FOLDER) if self._new_folder else self.quiet
 
     def _ready(self) -> bool:
         if not self._dirty:
             return False
         idle = time.monotonic() - self._last_event
-        if idle < self.quiet:
+        if idle < self._quiet():
             return False
         still_writing = self._dirty & self._open
         return not still_writing or idle >= STILL_OPEN_LIMIT
