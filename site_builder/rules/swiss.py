@@ -9,7 +9,7 @@ each round they did not attend").
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -51,6 +51,16 @@ class SwissRecord:
             kinds[game.kind] = kinds.get(game.kind, 0) + 1
         self.points, self.opponents, self.kinds = points, opponents, kinds
 
+    @classmethod
+    def made(cls, name: str, games: list[Game], dropped: bool, first_round: int, points: int,
+             opponents: list[str], kinds: dict[str, int]) -> SwissRecord:
+        """A record whose totals are already known (see records_extended): made without the
+        pass over its games."""
+        record = cls.__new__(cls)
+        record.name, record.games, record.dropped, record.first_round = name, games, dropped, first_round
+        record.points, record.opponents, record.kinds = points, opponents, kinds
+        return record
+
     @property
     def rounds_played(self) -> int:
         return len(self.games)
@@ -74,20 +84,53 @@ def records_after(played: Mapping[int, Mapping[str, Game]], k: int) -> dict[str,
     A round a player did not attend before their last attended round becomes a MISSED game worth
     0 points that counts as a round played; a player absent from round k is dropped.
     """
-    attended: dict[str, dict[int, Game]] = defaultdict(dict)
-    for number in sorted(r for r in played if r <= k):
-        for name, game in played[number].items():
-            attended[name][number] = game
     records: dict[str, SwissRecord] = {}
-    for name, games in attended.items():
-        last = max(games)
-        records[name] = SwissRecord(name, [games.get(r) or Game(r, MISSED, 0) for r in range(1, last + 1)],
-                                    dropped=last < k, first_round=min(games))
+    for number in sorted(r for r in played if r <= k):
+        records = records_extended(records, played[number], number)
+    if k not in played:  # no file for round k: nobody played it
+        records = {name: _as_dropped(record) for name, record in records.items()}
     return records
+
+
+def records_extended(before: Mapping[str, SwissRecord], games: Mapping[str, Game],
+                     number: int) -> dict[str, SwissRecord]:
+    """The records after round `number` from those after the round before it and the round's
+    games: what `records_after` gives, in one step. Scoring every round's standings then costs a
+    pass over each round, not over every earlier round again (a corrected first round re-scores
+    them all). Records are shared, never changed: one whose player missed this round again is
+    the same object."""
+    records: dict[str, SwissRecord] = {}
+    for name, record in before.items():
+        game = games.get(name)
+        if game is None:
+            records[name] = record if record.dropped else _as_dropped(record)
+            continue
+        gap = [Game(r, MISSED, 0) for r in range(record.last_round + 1, number)]
+        kinds = dict(record.kinds)
+        for missed in gap:
+            kinds[MISSED] = kinds.get(MISSED, 0) + 1
+        kinds[game.kind] = kinds.get(game.kind, 0) + 1
+        records[name] = SwissRecord.made(
+            name, [*record.games, *gap, game], False, record.first_round,
+            record.points + game.points,
+            [*record.opponents, game.opponent] if game.opponent is not None else record.opponents,
+            kinds)
+    for name, game in games.items():
+        if name not in records:  # first seen in this round: the rounds before it were missed
+            records[name] = SwissRecord(name, [*(Game(r, MISSED, 0) for r in range(1, number)),
+                                               game], first_round=number)
+    return records
+
+
+def _as_dropped(record: SwissRecord) -> SwissRecord:
+    return SwissRecord.made(record.name, record.games, True, record.first_round, record.points,
+                            record.opponents, record.kinds)
 
 
 def attendance_notes(record: SwissRecord) -> list[str]:
     """What a player's page and the standings say about missed rounds and drops."""
+    if not record.dropped and MISSED not in record.kinds:  # most players, after every round
+        return []
     notes = []
     missed = record.missed_rounds()
     late = [r for r in missed if r < record.first_round]
@@ -161,18 +204,18 @@ def pairing_departures(
     return found
 
 
-def rematches(played: Mapping[int, Mapping[str, Game]], number: int) -> list[tuple[str, str, int]]:
-    """Pairs of round `number` who already met earlier in the stage, with that earlier round."""
-    met: dict[frozenset[str], int] = {}
-    for r in sorted(played):
-        if r >= number:
-            break
-        for name, game in played[r].items():
-            if game.opponent:
-                met.setdefault(frozenset((name, game.opponent)), r)
-    repeats = []
-    for name, game in played.get(number, {}).items():
-        pair = frozenset((name, game.opponent)) if game.opponent else None
-        if pair and name < game.opponent and pair in met:
-            repeats.append((name, game.opponent, met[pair]))
+def rematches(played: Mapping[int, Mapping[str, Game]]) -> dict[int, list[tuple[str, str, int]]]:
+    """Round number → its pairs who already met earlier in the stage, with that earlier round:
+    every round's in one pass (one round at a time went through all the rounds before it)."""
+    met: dict[tuple[str, str], int] = {}
+    repeats: dict[int, list[tuple[str, str, int]]] = {}
+    for number in sorted(played):
+        found = repeats[number] = []
+        pairs = [(name, game.opponent) for name, game in played[number].items()
+                 if game.opponent and name < game.opponent]
+        for pair in pairs:
+            if pair in met:
+                found.append((*pair, met[pair]))
+        for pair in pairs:
+            met.setdefault(pair, number)
     return repeats

@@ -73,17 +73,32 @@ def schedule(opponents: Mapping[P, Sequence[P]], points: Mapping[P, int],
     made once per player at the end; s and E · m / n order players exactly as the values do.
     """
     common = math.lcm(*(r for r in rounds_played.values() if r)) or 1
-    average = {p: points[p] * (common // rounds_played[p]) for p in points if rounds_played[p]}
-    count = {p: len(opps) for p, opps in opponents.items()}
-    m = math.lcm(*(n for n in count.values() if n)) or 1
-    scaled_sos = {p: sum(average[o] for o in opps) * (m // count[p]) if opps else 0
+    average = {p: points[p] * (common // played) for p, played in rounds_played.items() if played}
+    m = math.lcm(*{len(opps) for opps in opponents.values() if opps}) or 1
+    scaled_sos = {p: sum(map(average.__getitem__, opps)) * (m // len(opps)) if opps else 0
                   for p, opps in opponents.items()}
-    total = {p: sum(scaled_sos[o] for o in opps) for p, opps in opponents.items()}
-    sos = {p: Fraction(scaled_sos[p], common * m) for p in opponents}
-    esos = {p: Fraction(total[p], common * m * count[p]) if count[p] else Fraction(0)
-            for p in opponents}
-    esos_key = {p: total[p] * (m // count[p]) if count[p] else 0 for p in opponents}
+    sos, esos, esos_key = {}, {}, {}
+    for p, opps in opponents.items():  # one pass for the rest: this runs after every round
+        sos[p] = _fraction(scaled_sos[p], common * m)
+        if opps:
+            total = sum(map(scaled_sos.__getitem__, opps))
+            esos[p] = _fraction(total, common * m * len(opps))
+            esos_key[p] = total * (m // len(opps))
+        else:
+            esos[p], esos_key[p] = _ZERO, 0
     return Schedule(sos, esos, scaled_sos, esos_key)
+
+
+_ZERO = Fraction(0)
+
+
+@functools.lru_cache(maxsize=65536)
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """Fraction(numerator, denominator), remembered: making one reduces it by a gcd in Python
+    (a few µs), and the standings after each round of an event need two a player. Scoring an
+    event again (a new round, a corrected result) asks mostly for the same ones; they are
+    immutable, so sharing them is safe."""
+    return Fraction(numerator, denominator)
 
 
 def comparable(values: Mapping[P, Fraction]) -> dict[P, int]:
@@ -119,16 +134,16 @@ def decided_by(sort_keys: Sequence[tuple], labels: Sequence[str | None],
     Rows equal on every level get `tied` (games whose ties share a rank).
     """
     def level_between(a: tuple, b: tuple) -> int:
-        return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))
+        for level in range(len(a)):
+            if a[level] != b[level]:
+                return level
+        return len(a)
 
     names = list(labels) + [tied]
-    gaps = [level_between(sort_keys[i], sort_keys[i + 1]) for i in range(len(sort_keys) - 1)]
-    result: list[str | None] = []
-    for i in range(len(sort_keys)):
-        around = [g for g in (gaps[i - 1] if i > 0 else None, gaps[i] if i < len(gaps) else None)
-                  if g is not None]
-        result.append(names[max(around)] if around else None)
-    return result
+    # The level between each pair of neighbours, and -1 beyond either end (no neighbour there).
+    gaps = [-1, *map(level_between, sort_keys, sort_keys[1:]), -1]
+    return [names[deepest] if deepest >= 0 else None
+            for deepest in map(max, gaps, gaps[1:])][:len(sort_keys)]
 
 
 def shared_ranks(sort_keys: Sequence[object]) -> list[int]:

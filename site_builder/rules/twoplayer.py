@@ -150,7 +150,9 @@ def absences(number: int, final_records: Mapping[str, SwissRecord], ref: Ref) ->
     """Players not at a Swiss round: dropped there, or given an unpaired loss when they came
     back."""
     found = []
-    for name in sorted(final_records, key=str.casefold):
+    # Only a player who dropped or missed a round can be absent (most players are neither).
+    for name in sorted((n for n, r in final_records.items() if r.dropped or MISSED in r.kinds),
+                       key=str.casefold):
         record = final_records[name]
         game = next((g for g in record.games if g.round == number), None)
         if game is not None and game.kind == MISSED:

@@ -21,8 +21,8 @@ from ..twoplayer import (absences, check_final_too_early, is_complete, registere
                          status_line)
 from . import rows as conquest_rows
 from . import structure
-from .scoring import (SwissRow, cut_players, elimination_matches, final_order, swiss_games,
-                      swiss_standings)
+from ..swiss import SwissRecord, records_extended, rematches
+from .scoring import SwissRow, cut_players, elimination_matches, final_order, rank_swiss, swiss_games
 from .views import (final_standings_view, player_games, record_text, round_tables,
                     swiss_standings_view)
 from .warnings import check_cut, check_elimination_pairings, check_swiss_round
@@ -72,6 +72,7 @@ class _Remembered:
 
     def __init__(self) -> None:
         self._games: dict[int, tuple[Round, dict]] = {}
+        self._records: dict[tuple, tuple[tuple[Round, ...], dict[str, SwissRecord]]] = {}
         self._standings: dict[tuple, tuple[tuple[Round, ...], list[SwissRow]]] = {}
         self._tables: dict[tuple, tuple[Round, Any]] = {}
         self._problems: dict[tuple, tuple[Round, list]] = {}
@@ -99,9 +100,18 @@ class _Remembered:
         return remembered(self._tables, key, round_,
                           lambda: round_tables(round_, elimination, ref, seeds, absent), self.LIMIT)
 
+    def records(self, rounds: list[Round], played: dict) -> dict[str, SwissRecord]:
+        """Everyone's record after the last of these Swiss rounds (the rounds so far), from the
+        records after the round before it: a corrected first round re-scores every later round,
+        each in one pass."""
+        def extend() -> dict[str, SwissRecord]:
+            before = self.records(rounds[:-1], played) if len(rounds) > 1 else {}
+            return records_extended(before, played[rounds[-1].number], rounds[-1].number)
+        return remembered(self._records, tuple(map(id, rounds)), tuple(rounds), extend, self.LIMIT)
+
     def standings(self, rounds: list[Round], played: dict, seed: int) -> list[SwissRow]:
         return remembered(self._standings, (seed, *map(id, rounds)), tuple(rounds),
-                          lambda: swiss_standings(played, rounds[-1].number, seed), self.LIMIT)
+                          lambda: rank_swiss(self.records(rounds, played), seed), self.LIMIT)
 
 
 _REMEMBERED = _Remembered()
@@ -119,8 +129,9 @@ class _Scorer:
         self.played = {r.number: _REMEMBERED.games(r) for r in self.swiss_rounds}
         self.swiss_after: dict[int, list[SwissRow]] = {}
         before: list[SwissRow] = []
+        repeats = rematches(self.played)
         for index, round_ in enumerate(self.swiss_rounds):
-            check_swiss_round(round_, self.played, before, self.log)
+            check_swiss_round(round_, self.played, before, repeats[round_.number], self.log)
             before = self.swiss_after[round_.number] = _REMEMBERED.standings(
                 self.swiss_rounds[:index + 1], self.played, self.seed)
         self.last_swiss = before

@@ -42,9 +42,13 @@ def explanation(seed: int) -> str:
             f"event's seed ({seed}), so every build gives the same order.")
 
 
+COUNTED = {"wins": WIN, "modified_wins": MODIFIED_WIN, "losses": LOSS}
+
+
 def swiss_values(row: SwissRow) -> dict:
-    counts = result_counts(row.record, {"wins": WIN, "modified_wins": MODIFIED_WIN, "losses": LOSS})
-    return {**counts, "sos": row.sos, "esos": row.esos}
+    values = result_counts(row.record, COUNTED)
+    values["sos"], values["esos"] = row.sos, row.esos
+    return values
 
 
 def swiss_standings_view(rows: Sequence[SwissRow], title: str, after_round: int, complete: bool,

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from ...model import Round
 from ...problems import ProblemLog
 from ..elimination import Match
-from ..swiss import Game, pairing_departures, rematches
+from ..swiss import Game, pairing_departures
 from .rows import BYE
 from .scoring import SwissRow
 from .structure import Plan
@@ -18,12 +18,14 @@ def check_swiss_round(
     round_: Round,
     played: Mapping[int, Mapping[str, Game]],
     before: Sequence[SwissRow],
+    repeats: Sequence[tuple[str, str, int]],
     log: ProblemLog,
 ) -> None:
-    """Byes, pairings and rematches of Swiss round `round_` against the standings before it."""
+    """Byes, pairings and rematches of Swiss round `round_` against the standings before it;
+    `repeats` are the round's rematches (see swiss.rematches)."""
     games = played[round_.number]
     line_of = {name: game.line for name, game in games.items()}
-    for a, b, earlier in rematches(played, round_.number):
+    for a, b, earlier in repeats:
         log.warning(round_.path, line_of[a], f"{a} and {b} already played each other in round "
                                              f"{earlier}: the seed avoids pairing them twice")
     if round_.number == 1:
