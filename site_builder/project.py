@@ -35,7 +35,8 @@ from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, co
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
 from .render import Renderer, render_all
-from .write import check_output_folder, delete_files, replace_file, write_site
+from .write import (check_output_folder, delete_files, has_bytes, replace_file, write_new_file,
+                    write_site)
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent
 from .templates import pages_using
@@ -153,6 +154,8 @@ class PageSet:
 class Project:
     def __init__(self, source: Path, out: Path, base_url: str | None = None):
         self.source, self.out, self.base_url = source, out, base_url
+        self._out = os.fspath(out)
+        self._pid = os.getpid()
         self.site: Site | None = None
         self.directory = Directory()
         self.events: dict[str, EventState] = {}
@@ -178,7 +181,8 @@ class Project:
         self._static_paths: set[str] = set()
         self.stale = False
         """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
-        self._folders: set[Path] = set()
+        self._folders: set[str] = set()
+        """Output folders known to exist, as `_file` names them."""
         self._round_caches: dict[str, RoundCache] = {}
         """Event slug → its parsed round files, so a reload parses only the files that changed."""
         self._refreeze = False
@@ -553,7 +557,7 @@ class Project:
         removed = [self.pages.pop(url).output_path for url in gone if url not in fresh_urls]
         clock = time.perf_counter()
         self._finish_deleting()  # the last rebuild's, whose temporary names are reused below
-        staged: list[tuple[str, int, Path]] = []
+        staged: list[tuple[str, int, str]] = []
         in_background: list[Future] = []
         produced: set[str] = set()
         staging = 0.0
@@ -592,8 +596,8 @@ class Project:
                     done = future.result()
                     if done is not None:
                         staged.append(done)
-            for _, _, temporary in staged:  # what is not in place (or the old page, if it is)
-                temporary.unlink(missing_ok=True)
+            # What is not in place (or the old page, if it is).
+            delete_files([temporary for _, _, temporary in staged])
             self.stale = True  # the plan moved on without the files: the next change redoes all
             raise
         for path, size, _ in staged:
@@ -616,13 +620,13 @@ class Project:
     A thread pays off for a few large files only: it needs the interpreter between its system
     calls (see _render)."""
 
-    def _put_in_place(self, staged: list[tuple[str, int, Path]]) -> None:
+    def _put_in_place(self, staged: list[tuple[str, int, str]]) -> None:
         """Swap each staged file with its published page; the thread then deletes the old pages
         (left under the temporary names). Deleting a page written to disk long ago cost up to
         0.5 ms (ext4 frees its blocks): 40 ms of a round's republishing, spent after its pages
         were already out. The thread's unlinks leave the interpreter to the main thread."""
         replaced = [temporary for path, _, temporary in staged
-                    if replace_file(temporary, self.out / path)]
+                    if replace_file(temporary, self._file(path))]
         if replaced:
             self._deleting = self._writer().submit(delete_files, replaced)
 
@@ -637,29 +641,30 @@ class Project:
             self._background = ThreadPoolExecutor(1, thread_name_prefix="site-builder-write")
         return self._background
 
-    def _stage(self, relative: str, data: bytes, staged: list[tuple[str, int, Path]]) -> None:
+    def _stage(self, relative: str, data: bytes, staged: list[tuple[str, int, str]]) -> None:
         """Unless the published file already has these bytes, write them to a temporary file
         beside it and add (path, length, temporary file) to `staged`."""
         done = self._staged(relative, data)
         if done is not None:
             staged.append(done)
 
-    def _staged(self, relative: str, data: bytes) -> tuple[str, int, Path] | None:
+    def _file(self, relative: str) -> str:
+        """The output file of a path relative to the output folder. Names are strings, not
+        Paths, on the way of every page a rebuild writes: making the Paths cost a tenth of
+        writing the files (0.02 ms a page of the 0.1 ms)."""
+        return f"{self._out}/{relative}"
+
+    def _staged(self, relative: str, data: bytes) -> tuple[str, int, str] | None:
         """(path, length, temporary file) of the bytes written beside the published file, or
         None when it already has them."""
         if self._published(relative, data):
             return None
-        target = self.out / relative
-        if target.parent not in self._folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._folders.add(target.parent)
-        temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-        try:
-            temporary.write_bytes(data)
-        except BaseException:
-            with suppress(OSError):  # a full disk leaves no piece of a page behind
-                temporary.unlink()
-            raise
+        folder, _, name = self._file(relative).rpartition("/")
+        if folder not in self._folders:
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
+        temporary = f"{folder}/.{name}.tmp-{self._pid}"
+        write_new_file(temporary, data)
         return relative, len(data), temporary
 
     def _published(self, relative: str, data: bytes) -> bool:
@@ -670,25 +675,19 @@ class Project:
         our back is noticed. (Keeping the bytes written lately, to compare in memory, was tried:
         5 ms less a correction, whose swapped numbers keep most lengths, but 28 ms more a Swiss
         round: a process holding 64 MB of page bytes rendered and wrote slower.)"""
-        if self.sizes.get(relative) != len(data):
-            return False
-        try:
-            with open(self.out / relative, "rb") as published:
-                return published.read() == data
-        except OSError:
-            return False
+        return self.sizes.get(relative) == len(data) and has_bytes(self._file(relative), data)
 
     def _delete(self, relative: str, report: Report) -> None:
-        target = self.out / relative
-        if target.exists():
-            target.unlink()
+        target = self._file(relative)
+        if os.path.exists(target):
+            os.unlink(target)
             report.deleted += 1
             report.changed_urls.add(relative)
-            for parent in target.parents:
-                if parent == self.out or any(parent.iterdir()):
-                    break
-                parent.rmdir()
-                self._folders.discard(parent)
+            folder = os.path.dirname(target)
+            while folder != self._out and not os.listdir(folder):  # emptied: it goes too
+                os.rmdir(folder)
+                self._folders.discard(folder)
+                folder = os.path.dirname(folder)
         self.sizes.pop(relative, None)
 
 

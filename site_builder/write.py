@@ -69,7 +69,7 @@ def _swap(staging: Path, out: Path) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
-def replace_file(temporary: Path, target: Path) -> bool:
+def replace_file(temporary: str | Path, target: str | Path) -> bool:
     """Put a staged file where the published one is. Readers always find the old page or the new
     one, never neither, never half of one. True when the old page is left under the temporary
     name, for the caller to delete: deleted, never written over, as a reader that opened it
@@ -87,12 +87,45 @@ def replace_file(temporary: Path, target: Path) -> bool:
     return False
 
 
-def delete_files(paths: list[Path]) -> None:
+def delete_files(paths: list[str | Path]) -> None:
     """Delete these files; one already gone, or that cannot be deleted, is passed over (the
     next write of its page reuses the name)."""
     for path in paths:
         with suppress(OSError):
-            path.unlink()
+            os.unlink(path)
+
+
+def write_new_file(path: str, data: bytes) -> None:
+    """Write `data` to `path` (created, or emptied first), with system calls only: a rebuild
+    writes a hundred pages this way, and Python's file objects cost a third of that. On a
+    failure (a full disk) no piece of the file is left."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view):]
+    except BaseException:
+        os.close(descriptor)
+        with suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(descriptor)
+
+
+def has_bytes(path: str, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (False if it cannot be read). One read
+    of one byte more than `data`: a longer file shows it, and a short read (which a regular
+    file gives only at its end) compares unequal, so the page is written again."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return os.read(descriptor, len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
 
 
 _AT_FDCWD = -100

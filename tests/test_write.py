@@ -3,8 +3,10 @@ half-written, and nothing is left behind."""
 
 from __future__ import annotations
 
+import errno
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +78,42 @@ def test_a_new_build_replaces_the_old_one_whole(tmp_path):
     write_site(out, {"index.html": b"new"})
     assert (out / "index.html").read_bytes() == b"new" and not (out / "gone").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no staging or old build left
+
+
+def test_has_bytes_is_true_only_for_exactly_those_bytes(tmp_path):
+    from site_builder.write import has_bytes
+    page = tmp_path / "index.html"
+    page.write_bytes(b"<p>12 points</p>")
+    assert has_bytes(str(page), b"<p>12 points</p>")
+    assert not has_bytes(str(page), b"<p>13 points</p>")  # same length, other bytes
+    assert not has_bytes(str(page), b"<p>12 points")  # the file is longer
+    assert not has_bytes(str(page), b"<p>12 points</p>\n")  # the file is shorter
+    assert not has_bytes(str(tmp_path / "missing.html"), b"")
+    assert not has_bytes(str(tmp_path), b"")  # a folder cannot be read as a page
+
+
+def test_write_new_file_replaces_the_content_and_leaves_no_piece_when_the_disk_refuses(tmp_path):
+    """A write the system refuses halfway (here a file-size limit, as a full disk would) raises
+    and leaves no half-written file behind."""
+    import subprocess
+    from site_builder.write import write_new_file
+    target = tmp_path / ".index.html.tmp"
+    target.write_bytes(b"an older, longer temporary file")
+    write_new_file(str(target), b"new")
+    assert target.read_bytes() == b"new"
+    target.unlink()
+    script = (
+        "import resource, signal, sys\n"
+        "from site_builder.write import write_new_file\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "try:\n"
+        "    write_new_file(sys.argv[1], b'x' * 100_000)\n"
+        "except OSError as exc:\n"
+        "    print(exc.errno)\n")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("file-size limits are set the POSIX way")
+    done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True,
+                          text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.strip() == str(errno.EFBIG)
+    assert not target.exists()
