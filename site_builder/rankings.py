@@ -112,7 +112,7 @@ class Standing:
                            best.event.label, recent)
         head = _compact({"player": person.name, "player_id": person.id, "points": points,
                          "events": len(contributions), "best_finish": best.entry.finish})
-        rest = f'{head[1:-1]},"contributions":[{",".join(c.json for c in contributions)}]}}'
+        rest = f'{head[1:-1]},"contributions":[{",".join(map(_contribution_json, contributions))}]}}'
         return cls(person, contributions, points, line, rest.encode("utf-8"),
                    (-points, person.name.casefold(), person.id))
 
@@ -128,6 +128,7 @@ def _best(contributions: tuple[Contribution, ...]) -> Contribution:
 _contribution_points = attrgetter("entry.points")
 _contribution_rank = attrgetter("entry.rank")
 _contribution_order = attrgetter("order")
+_contribution_json = attrgetter("json")
 
 
 @dataclass(frozen=True, slots=True)

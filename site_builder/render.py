@@ -71,17 +71,33 @@ def _cells_html(row: Any, formats: list[tuple[str, str, str]]) -> str:
         value = shown[key] if key in shown else values.get(key)
         if value is None or (isinstance(value, str) and not value):
             parts.append(f'<td class="{css}"></td>')
-        elif kind == "dec3":
-            parts.append(f'<td class="{css}" title="exactly {exact_text(value)}">'
-                         f"{decimals(value)}</td>")
-        elif kind == "pct":
-            parts.append(f'<td class="{css}" title="exactly {exact_text(value)}%">'
-                         f"{percent_text(value)}</td>")
+        elif kind == "dec3" or kind == "pct":
+            parts.append(f'<td class="{css}"{_exact_cell_end(kind, value)}')
         elif isinstance(value, int):  # numbers need no escaping
             parts.append(f'<td class="{css}">{value}</td>')
         else:
             parts.append(f'<td class="{css}">{_text_html(str(value))}</td>')
     return "".join(parts)
+
+
+_EXACT_CELLS: dict[tuple[str, int], tuple[Any, str]] = {}
+
+
+def _exact_cell_end(kind: str, value: Any) -> str:
+    """The rest of an exact value's cell after its class: its exact value as a tooltip, its
+    rounded value shown. Remembered by the value object (held by the entry, so its id stands for
+    it): SoS and ESoS are shared Fractions (see tiebreaks._fraction), and working out both texts
+    in Python was half of drawing a standings table, which a corrected result redraws after every
+    round."""
+    key = (kind, id(value))
+    known = _EXACT_CELLS.get(key)
+    if known is None:
+        if len(_EXACT_CELLS) >= 20_000:
+            _EXACT_CELLS.clear()
+        shown = f"{exact_text(value)}%\">{percent_text(value)}" if kind == "pct" else \
+            f'{exact_text(value)}">{decimals(value)}'
+        known = _EXACT_CELLS[key] = (value, f' title="exactly {shown}</td>')
+    return known[1]
 
 
 _TEXT_HTML: dict[str, str] = {}
@@ -124,7 +140,7 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
             f'{" cut-line" if cut and row.rank == cut else ""}">\n'
             f'      <td class="num">{row.rank}</td>\n'
             '      <th scope="row" class="player">\n'
-            f'        <a href="{escape(page_url(f"players/{row.player.id}/"))}">'
+            f'        <a href="{_text_html(page_url(f"players/{row.player.id}/"))}">'
             f'{_text_html(row.player.name)}</a>\n'
             f'{DROPPED_BADGE if dropped else ""}'
             f'{cut_note if cut and row.rank <= cut and not dropped else ""}{notes}'
@@ -169,8 +185,9 @@ def ascii_html(html: str) -> str:
 
 
 def _ascii_output(value: Any) -> Any:
-    """Jinja's `finalize`: every `{{ value }}` as escaped ASCII HTML (see ascii_html)."""
-    if isinstance(value, str) and not value.isascii():
+    """Jinja's `finalize`: every `{{ value }}` as escaped ASCII HTML (see ascii_html); a
+    placeholder of a spliced piece as it is (see Renderer.render)."""
+    if isinstance(value, str) and not value.isascii() and type(value) is not _Splice:
         return Markup(ascii_html(escape(value)))
     return value
 
@@ -231,6 +248,10 @@ class Renderer:
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()
         self._caches: dict[tuple[str, str], RecentStrings] = {}
+        self._splices: list[list[str]] | None = None
+        """The large pieces of the page being rendered, spliced in afterwards (see render)."""
+        self._depth = 0
+        """How many fragment templates are being rendered inside the page (see _spliced)."""
         """("value" | "identity" | "runs", template) → that template's cache of that kind."""
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
@@ -277,7 +298,11 @@ class Renderer:
         by_value = self._cache("value", template)
         known = by_value.get(item)
         if known is None:
-            known = (None, Markup(self.env.get_template(template).render(item=item)))
+            self._depth += 1  # what it renders is remembered: nothing in it may be spliced
+            try:
+                known = (None, Markup(self.env.get_template(template).render(item=item)))
+            finally:
+                self._depth -= 1
             by_value.add(item, known)  # the key holds the item
         by_identity.add(same_objects, (item, known[1]))  # missed above
         return known[1]
@@ -320,7 +345,7 @@ class Renderer:
         items = items if isinstance(items, (list, tuple)) else list(items)
         packed = _packed_ids(items)
         if packed is None:  # rows of mixed shapes: each row on its own
-            return Markup("".join([draw(item) for item in items]))
+            return self._spliced([draw(item) for item in items])
         width, ids = packed
         size = (1 if width < 0 else width) * 8  # bytes of ids per row
         runs = self._cache("runs", name)
@@ -336,7 +361,19 @@ class Renderer:
                 runs.add(key, known)
             parts.append(known[1])
             start = stop
-        return Markup("".join(parts))
+        return self._spliced(parts)
+
+    SPLICE_FROM = 16_384
+    """Pieces of this many characters or more are spliced into their page (see render)."""
+
+    def _spliced(self, parts: list[str]) -> Markup:
+        """These parts joined, or, when they are large and drawn at a page's top level, a
+        placeholder for them that `render` replaces once the page's template is done."""
+        if (self._splices is None or self._depth or sum(map(len, parts)) < self.SPLICE_FROM
+                or not all(map(str.isascii, parts))):  # else `finalize` makes it ASCII
+            return Markup("".join(parts))
+        self._splices.append(parts)
+        return _Splice(f"{SPLICE_MARK}{len(self._splices) - 1}{SPLICE_MARK}")
 
     def _markdown(self, text: str) -> Markup:
         return Markup(self.markdown.render(text))
@@ -370,22 +407,70 @@ class Renderer:
                 return b""
             data = page.data()  # text, or bytes already (the rankings' JSON)
             return data if isinstance(data, bytes) else data.encode("utf-8")
+        html, splices = self._render_template(page, splice=True)
+        if splices:
+            html = _spliced_page(html, splices) or self._render_template(page, splice=False)[0]
+        return html.encode("utf-8")
+
+    def _render_template(self, page: Page, splice: bool) -> tuple[str, list[list[str]]]:
+        """The page's template rendered. With `splice`, the large lists drawn by `fragments` and
+        `ranking_rows` are left out, as placeholders, and returned beside it.
+
+        Why: Jinja copies every value it outputs (escaping a Markup makes a new one), then joins
+        the page. The rankings of a large archive are a 4.7 MB list of rows, already joined
+        once: five copies of it made two thirds of the page's rendering after a correction, and
+        a regular's history a good part of their page's. Spliced in, the rows are copied once,
+        when the page is joined."""
+        splices: list[list[str]] = []
+        self._splices = splices if splice else None
         try:
             template = self.env.get_template(page.template)
-            html = template.render(page=page, **page.context)
+            return template.render(page=page, **page.context), splices
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: {exc.message}") from None
         except jinja2.TemplateNotFound as exc:
             raise TemplateError(f"template '{exc.name}' not found in {self._theme_names()}") from None
         except (jinja2.UndefinedError, TypeError, AttributeError, KeyError) as exc:
             raise TemplateError(f"{_template_position()}: {exc} (rendering /{page.url})") from None
-        return html.encode("utf-8")
+        finally:
+            self._splices = None
 
     def _theme_names(self) -> str:
         return ", ".join(str(d / "templates") for d in self.dirs)
 
     def static_outputs(self) -> dict[str, bytes]:
         return {f"static/{name}": data for name, data in self.static.items()}
+
+
+SPLICE_MARK = "\ue000"
+"""Brackets a placeholder's number. A page's output is ASCII (see ascii_html) but for raw text
+inside its template's <script> and <style>, so this private-use character marks nothing else."""
+
+
+class _Splice(Markup):
+    """The placeholder of a spliced piece (see Renderer._render_template)."""
+
+    __slots__ = ()
+
+
+def _spliced_page(html: str, splices: list[list[str]]) -> str | None:
+    """The page with its placeholders replaced by their pieces; None when a piece went missing
+    (a template that captured a list and did not output it, or passed it through a filter that
+    changed its placeholder): the page is then rendered again without splicing."""
+    pieces = html.split(SPLICE_MARK)
+    if len(pieces) % 2 == 0:
+        return None
+    joined, found = [], set()
+    for position, piece in enumerate(pieces):
+        if position % 2 == 0:
+            joined.append(piece)
+            continue
+        index = int(piece) if piece.isdigit() else len(splices)
+        if index >= len(splices):
+            return None
+        joined += splices[index]
+        found.add(index)
+    return "".join(joined) if len(found) == len(splices) else None
 
 
 class RecentStrings:

@@ -114,3 +114,89 @@ def test_one_templates_large_fragments_leave_the_rows_of_others_cached(tmp_path)
         renderer._fragment(Row(f"body{i:03}", i), "partials/body.html")
     assert renderer._caches["runs", "partials/row.html"].entries == runs
     assert renderer._caches["value", "partials/body.html"].chars <= 1_000
+
+
+def _built_files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file()}
+
+
+def test_spliced_pages_equal_pages_joined_by_the_template(tmp_path, monkeypatch):
+    """Large lists (a history, the rankings) are spliced into their page after the template
+    runs. The bundled demo site, with every list spliced and with none, is the same bytes."""
+    from site_builder.build import build
+    demo = Path(__file__).resolve().parent.parent
+    monkeypatch.setattr(Renderer, "SPLICE_FROM", 0)
+    rendered_again = []
+    render_template = Renderer._render_template
+
+    def counted(self, page, splice):
+        if not splice:
+            rendered_again.append(page.url)
+        return render_template(self, page, splice)
+
+    monkeypatch.setattr(Renderer, "_render_template", counted)
+    build(demo, tmp_path / "spliced")
+    assert rendered_again == []  # every placeholder was found: no page needed a second render
+    monkeypatch.setattr(Renderer, "SPLICE_FROM", 1 << 60)
+    build(demo, tmp_path / "joined")
+    spliced, joined = _built_files(tmp_path / "spliced"), _built_files(tmp_path / "joined")
+    assert len(spliced) > 50 and spliced.keys() == joined.keys()
+    assert [path for path in spliced if spliced[path] != joined[path]] == []
+
+
+def _page_with(tmp_path: Path, monkeypatch, body: str):
+    from site_builder.plan import Page
+    monkeypatch.setattr(Renderer, "SPLICE_FROM", 0)
+    tmp_path.mkdir(exist_ok=True)
+    renderer = renderer_with(tmp_path, "{{ item.name }};")
+    (tmp_path / "themes" / "default" / "templates" / "list.html").write_text(body)
+    rows = [Row(name, 0) for name in ("Ann", "Bob", "Cy")]
+    return renderer.render(Page("list/", "list.html", {"rows": rows}, "content:list"))
+
+
+def test_a_list_the_template_measures_or_filters_shows_as_without_splicing(tmp_path, monkeypatch):
+    """A template that keeps a list for itself, or changes it with a filter, gets the page it
+    would get without splicing (the page is rendered again, whole)."""
+    measured = "{% set shown = rows|fragments('partials/row.html') %}{{ shown|length }}"
+    assert _page_with(tmp_path, monkeypatch, measured) == b"11"
+    filtered = "[{{ rows|fragments('partials/row.html')|safe }}]"
+    assert _page_with(tmp_path / "b", monkeypatch, filtered) == b"[Ann;Bob;Cy;]"
+    twice = "{{ rows|fragments('partials/row.html') }}|{{ rows|fragments('partials/row.html') }}"
+    assert _page_with(tmp_path / "c", monkeypatch, twice) == b"Ann;Bob;Cy;|Ann;Bob;Cy;"
+
+
+def test_a_name_with_the_placeholder_character_is_only_text(tmp_path, monkeypatch):
+    """Spliced pieces are marked with a private-use character; data holding it is written as a
+    character reference like any other non-ASCII text and marks nothing."""
+    from site_builder.plan import Page
+    monkeypatch.setattr(Renderer, "SPLICE_FROM", 0)
+    renderer = renderer_with(tmp_path, "{{ item.name }};")
+    (tmp_path / "themes" / "default" / "templates" / "list.html").write_text(
+        "{{ title }}|{{ rows|fragments('partials/row.html') }}")
+    page = Page("list/", "list.html", {"title": "\ue0000\ue000", "rows": [Row("\ue0000\ue000", 1)]},
+                "content:list")
+    assert renderer.render(page) == b"&#57344;0&#57344;|&#57344;0&#57344;;"
+
+
+def test_exact_cells_show_each_values_own_text_when_drawn_again():
+    """Exact cells are remembered by their value object: drawn again, after thousands of other
+    values (the memory is emptied when full), each cell still shows its own value."""
+    from fractions import Fraction
+    from types import SimpleNamespace
+
+    from site_builder.render import row_cells
+    from site_builder.rules.base import Column
+    columns = (Column("sos", "SoS", "dec3"), Column("win", "Win %", "pct"))
+
+    def drawn(sos, win):
+        return str(row_cells(SimpleNamespace(cells={}, values={"sos": sos, "win": win}), columns))
+
+    expected = ('<td class="num" title="exactly 41/12">3.417</td>'
+                '<td class="num" title="exactly 800/11%">72.73%</td>')
+    sos, win = Fraction(41, 12), Fraction(800, 11)
+    assert drawn(sos, win) == expected
+    for n in range(1, 25_000):
+        assert drawn(Fraction(n, 7), Fraction(1, n)).startswith(f'<td class="num" title="exactly {Fraction(n, 7)}"')
+    assert drawn(sos, win) == expected
+    assert drawn(Fraction(82, 24), Fraction(1600, 22)) == expected  # equal values, new objects
