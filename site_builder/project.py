@@ -162,6 +162,8 @@ class Project:
         self.blocked: dict[str, list[Problem]] = {}
         """Scope ("site" or an event slug) → the problems that keep its changes out."""
         self.site_problems: list[Problem] = []
+        self._problems_memo: tuple[frozenset, list, list[Problem]] | None = None
+        """(ids of the problem lists, the lists, the report made of them): see problems()."""
         self.renderer: Renderer | None = None
         self.pages = PageSet()
         self.sizes: dict[str, int] = {}
@@ -276,12 +278,20 @@ class Project:
         return files
 
     def problems(self) -> list[Problem]:
-        current = list(self.site_problems)
-        for state in self.events.values():
-            current += state.problems
-        for problems in self.blocked.values():
-            current += problems
-        return sorted_problems(list(dict.fromkeys(current)))
+        """Every current problem, in report order. Remembered while the lists it is made of are
+        the same objects (never changed once made): a correction leaves its event's warnings
+        as they were (see _reload_event), and sorting an archive's 700 warnings after every
+        rebuild cost 1.5 ms."""
+        sources = [self.site_problems, *(s.problems for s in self.events.values()),
+                   *self.blocked.values()]
+        key = frozenset(map(id, sources))  # the order of events does not change the report
+        if self._problems_memo is None or self._problems_memo[0] != key:
+            current = []
+            for problems in sources:
+                current += problems
+            # The entry holds the lists, so their ids stand for them.
+            self._problems_memo = (key, sources, sorted_problems(list(dict.fromkeys(current))))
+        return list(self._problems_memo[2])
 
     # ---------------------------------------------------------------- a batch of changes
 
@@ -338,10 +348,13 @@ class Project:
         slugs = sorted({c.split("/")[2] for c in changed if c.startswith(EVENTS_DIR + "/")})
         touched: set[str] = set()
         clock = time.perf_counter()
+        events_before = set(self.events)
         for slug in slugs:
             touched |= self._reload_event(slug)
         report.phases["load and score"] = time.perf_counter() - clock
-        if any(c.startswith("content/") for c in changed):
+        # An event report is checked against the events: one added or deleted may start or
+        # end its "no such event" warning.
+        if any(c.startswith("content/") for c in changed) or set(self.events) != events_before:
             touched |= self._reload_content()
         themes = [c for c in changed if c.startswith("themes/")]
         if themes:
@@ -372,8 +385,10 @@ class Project:
             self._index(old, add=False)
         if event is not None:
             scored = RULESETS[event.info.game].score(event)
-            self.events[slug] = EventState(event, scored, summarize(scored),
-                                           sorted_problems(log.problems + list(scored.warnings)))
+            problems = sorted_problems(log.problems + list(scored.warnings))
+            if old is not None and old.problems == problems:
+                problems = old.problems  # the same list: the report need not be sorted again
+            self.events[slug] = EventState(event, scored, summarize(scored), problems)
             self._index(self.events[slug], add=True)
         self._sync_site_events()
         return self._units_after_event_change(old, self.events.get(slug))
@@ -465,8 +480,8 @@ class Project:
             self.blocked["content"] = log.problems
             return set()
         self.blocked.pop("content", None)
-        self.site_problems = [p for p in self.site_problems if not p.path.startswith("content/")]
-        self.site_problems += log.problems
+        self.site_problems = [p for p in self.site_problems
+                              if not p.path.startswith("content/")] + log.problems
         self.site.pages, self.site.home_text, self.site.reports = pages, home, reports
         nav_before = [(p.url, p.title) for p in before[0] if p.url.count("/") == 1]
         nav_after = [(p.url, p.title) for p in pages if p.url.count("/") == 1]

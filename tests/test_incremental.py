@@ -46,10 +46,13 @@ def contents(folder: Path) -> dict[str, bytes]:
     return {path: (folder / path).read_bytes() for path in files(folder)}
 
 
-def assert_same_as_full_build(source: Path, out: Path, scratch: Path) -> None:
+def assert_same_as_full_build(source: Path, out: Path, scratch: Path, problems=None) -> None:
+    """The output is a full build's, and so are the `problems` reported, when given."""
     fresh = scratch / "fresh"
     shutil.rmtree(fresh, ignore_errors=True)
-    build(source, fresh)
+    result = build(source, fresh)
+    if problems is not None:
+        assert [p.format() for p in problems] == [p.format() for p in result.problems]
     assert files(out) == files(fresh)
     _, mismatch, errors = filecmp.cmpfiles(out, fresh, files(fresh), shallow=False)
     assert mismatch == [] and errors == [], mismatch[:5]
@@ -157,6 +160,7 @@ def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed, large_
 
     project._staged = staged
     assert not project.build_all().errors
+    warnings = set()
     for step in range(8):
         edit = rng.choice(EDITS)
         changed = edit(source, rng)
@@ -165,8 +169,10 @@ def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed, large_
         report = project.rebuild(changed, tidy_later=True)
         project.tidy()  # as `watch` does after each rebuild
         assert not report.errors, (edit.__name__, [str(p) for p in report.errors])
-        assert_same_as_full_build(source, out, tmp_path)
+        assert_same_as_full_build(source, out, tmp_path, report.problems)
+        warnings.add(len(report.problems))
     assert (("site-builder-write" in staged_by) == bool(large_file)), staged_by  # the thread wrote
+    assert len(warnings) > 1  # the edits changed what is reported, which stayed a full build's
 
 
 def test_an_event_moved_to_another_date_moves_in_every_history(tmp_path):

@@ -126,8 +126,9 @@ def test_the_rankings_json_is_whole_for_nobody_one_person_and_several():
 
 def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
     """Watch mode re-ranks only around the totals that moved. After each of many random event
-    changes (added, replaced, removed; ties frequent; now and then a person renamed), its rows
-    are those of an index built afresh from the same events: same order, ranks, points, JSON."""
+    changes (added, replaced, removed, its date moved past others; ties frequent; now and then a
+    person renamed), its rows are those of an index built afresh from the same events: same
+    order, ranks, points, JSON (which lists each person's events newest first)."""
     import datetime as dt
     import random
     from types import SimpleNamespace
@@ -138,10 +139,11 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
     from site_builder.rules.base import RankingEntry
 
     rng = random.Random(5)
-    people = {f"p{i:03}": Person(f"p{i:03}", f"Player {i}") for i in range(300)}
+    people = {f"p{i:03}": Person(f"p{i:03}", f"Player {i}") for i in range(80)}
 
-    def scored(slug: str, entries: list[tuple[str, int]]):
-        info = SimpleNamespace(game="conquest", date=dt.date(2026, 1, 1) + dt.timedelta(int(slug[1:])))
+    def scored(slug: str, entries: list[tuple[str, int]], moved: int = 0):
+        days = int(slug[1:]) + moved  # `moved`: the event's date corrected, past others
+        info = SimpleNamespace(game="conquest", date=dt.date(2026, 1, 1) + dt.timedelta(days))
         return SimpleNamespace(
             event=SimpleNamespace(slug=slug, info=info), display_name=slug.upper(), subtitle="",
             ranking_note=None, complete=True,
@@ -159,7 +161,8 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
     for step in range(200):
         slug = f"e{rng.randrange(40)}"
         new = None if slug in events and rng.random() < 0.2 else scored(slug, [
-            (pid, rng.choice([0, 1, 3, 5, 8])) for pid in rng.sample(sorted(people), rng.randrange(1, 7))])
+            (pid, rng.choice([0, 1, 3, 5, 8])) for pid in rng.sample(sorted(people), rng.randrange(1, 7))],
+            moved=rng.choice([0, 0, 0, 0, 25, -25]))
         touched = live.replace(events.get(slug), new)
         if new is None:
             events.pop(slug, None)
