@@ -18,7 +18,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter, gt
+from operator import attrgetter
 
 from .config import RankingsConfig
 from .model import Person
@@ -123,22 +123,6 @@ def _best(contributions: tuple[Contribution, ...]) -> Contribution:
     if not played:
         return contributions[0]
     return min(reversed(played), key=_contribution_rank)
-
-
-def _newest_first(items: dict[str, Contribution], old: Standing | None) -> tuple[Contribution, ...]:
-    """A person's contributions (by event slug), newest first. A corrected result replaces one
-    contribution by another from the same event, so they are usually the events of the person's
-    last standing, in its order: that order is checked, which costs a third of sorting a
-    regular's hundred events again."""
-    if old is not None and len(old.contributions) == len(items):
-        try:
-            ordered = tuple([items[c.event.slug] for c in old.contributions])
-        except KeyError:  # an event came and another went
-            ordered = ()
-        orders = list(map(_contribution_order, ordered))
-        if ordered and all(map(gt, orders, orders[1:])):  # strictly newest first, as sorted
-            return ordered
-    return tuple(sorted(items.values(), key=_contribution_order, reverse=True))
 
 
 _contribution_points = attrgetter("entry.points")
@@ -297,8 +281,9 @@ class RankingIndex:
             for pid in ids:
                 items = game.contributions.get(pid)
                 if items:
+                    ordered = tuple(sorted(items.values(), key=_contribution_order, reverse=True))
+                    standing = Standing.of(people(pid), ordered)
                     old = game.standings.get(pid)
-                    standing = Standing.of(people(pid), _newest_first(items, old))
                     if not standing.shows_as(old):
                         game.moved.setdefault(pid, old)
                         game.standings[pid] = standing
