@@ -301,7 +301,8 @@ def _standings_json(head: tuple, standings: Standings | None) -> str:
 
 def _row_json(row) -> dict[str, Any]:
     data: dict[str, Any] = {"rank": row.rank, "player": row.player.name, "player_id": row.player.id}
-    data.update({key: as_json_number(value) for key, value in row.values.items()})
+    for key, value in row.values.items():
+        data[key] = as_json_number(value)
     data["dropped"] = row.dropped
     data["tiebreak"] = row.tiebreak
     return data

@@ -127,14 +127,16 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
     if cut:
         cut_note = f'<span class="visually-hidden">(in the {escape(standings.cut_label.lower())})</span>'
     labels = standings.tiebreak_labels
+    # Each label's cell once a table, not once a row.
+    tiebreak_cells = {key: f'<td class="tiebreak">{escape(text)}</td>' for key, text in labels.items()}
+    no_tiebreak = '<td class="tiebreak"></td>' if labels else ""
     formats = _cell_formats(standings.columns)
     rows = []
     for row in standings.rows:
         dropped = row.dropped
-        notes = "".join(f'<small class="note">{escape(note)}</small>' for note in row.notes)
-        tiebreak = ""
-        if labels:
-            tiebreak = f'<td class="tiebreak">{escape(labels[row.tiebreak]) if row.tiebreak else ""}</td>'
+        notes = "".join([f'<small class="note">{escape(note)}</small>' for note in row.notes]) \
+            if row.notes else ""
+        tiebreak = tiebreak_cells[row.tiebreak] if labels and row.tiebreak else no_tiebreak
         rows.append(
             f'    <tr class="{"dropped" if dropped else ""}'
             f'{" cut-line" if cut and row.rank == cut else ""}">\n'
