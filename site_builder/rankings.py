@@ -103,8 +103,11 @@ class Standing:
         return other is not None and self.json_rest == other.json_rest and self.line == other.line
 
     @classmethod
-    def of(cls, person: Person, contributions: tuple[Contribution, ...]) -> Standing:
-        points = sum(map(_contribution_points, contributions))
+    def of(cls, person: Person, contributions: tuple[Contribution, ...],
+           points: int | None = None) -> Standing:
+        """`points`: their total, when already known."""
+        if points is None:
+            points = sum(map(_contribution_points, contributions))
         best = _best(contributions)
         recent = tuple((c.event.slug, c.event.title, c.entry.finish, c.entry.points)
                        for c in contributions[:RECENT_CONTRIBUTIONS])
@@ -115,6 +118,25 @@ class Standing:
         rest = f'{head[1:-1]},"contributions":[{",".join(map(_contribution_json, contributions))}]}}'
         return cls(person, contributions, points, line, rest.encode("utf-8"),
                    (-points, person.name.casefold(), person.id))
+
+
+def _with_swapped(ordered: tuple[Contribution, ...], old: Contribution,
+                  new: Contribution) -> tuple[Contribution, ...] | None:
+    """Contributions newest first, with one replaced by another from the same event (a corrected
+    result); None when `old` is not among them or `new` does not sort in its place. The list
+    stays in order without sorting a regular's hundreds of events again."""
+    if new.order != old.order:
+        return None
+    low, high = 0, len(ordered)
+    while low < high:  # newest first: the first position not newer than `old`
+        middle = (low + high) // 2
+        if ordered[middle].order > old.order:
+            low = middle + 1
+        else:
+            high = middle
+    if low == len(ordered) or ordered[low] is not old:
+        return None
+    return (*ordered[:low], new, *ordered[low + 1:])
 
 
 def _best(contributions: tuple[Contribution, ...]) -> Contribution:
@@ -178,6 +200,9 @@ class _Game:
     contributions: dict[str, dict[str, Contribution]] = field(default_factory=dict)
     """Person id → event slug → what the event gives them."""
     standings: dict[str, Standing] = field(default_factory=dict)
+    ordered: dict[str, tuple[tuple[Contribution, ...], int]] = field(default_factory=dict)
+    """Person id → their contributions newest first and their total, as of the last refresh
+    (a standing kept for its object, as it shows the same, may hold older equal-looking ones)."""
     order: list[Standing] | None = None
     """The standings in ranking order when last ranked (None before the first ranking)."""
     rows: list[RankingRow] = field(default_factory=list)
@@ -191,6 +216,9 @@ class RankingIndex:
     def __init__(self, config: RankingsConfig, titles: dict[str, str]):
         self.config, self.titles = config, titles
         self.games: dict[str, _Game] = {}
+        self._swapped: dict[str, tuple[tuple[str, Contribution], tuple[str, Contribution]]] = {}
+        """Person id → ((game, contribution) before, after) of the event the last `replace`
+        swapped, for `refresh` to update their standing instead of making it again."""
         self.points: dict[str, dict[str, int]] = {}
         """Person id → event slug → points that event gives them toward the ranking. By person
         first: a player's page looks up each of their events, and one small dict per person
@@ -238,7 +266,10 @@ class RankingIndex:
         before = self._contributions_from(old)
         touched = (self.remove(old) if old else set()) | (self.add(new) if new else set())
         after = self._contributions_from(new)
-        return {pid for pid in touched if before.get(pid) != after.get(pid)}
+        changed = {pid for pid in touched if before.get(pid) != after.get(pid)}
+        self._swapped = {pid: (before[pid], after[pid]) for pid in changed
+                         if pid in before and pid in after and before[pid][0] == after[pid][0]}
+        return changed
 
     def _contributions_from(self, event: ScoredEvent | None) -> dict[str, tuple[str, Contribution]]:
         """Person id → (game, what this event gives them), as the index holds it now."""
@@ -277,18 +308,30 @@ class RankingIndex:
         A standing that comes out the same is kept as the object it was: a corrected result
         touches every player of the event, but moves the totals of fewer than half of them,
         and the rankings page finds an unchanged row by its object alone."""
-        for game in self.games.values():
+        swapped, self._swapped = self._swapped, {}
+        for name, game in self.games.items():
             for pid in ids:
                 items = game.contributions.get(pid)
                 if items:
-                    ordered = tuple(sorted(items.values(), key=_contribution_order, reverse=True))
-                    standing = Standing.of(people(pid), ordered)
+                    ordered, points = None, None
+                    known, swap = game.ordered.get(pid), swapped.get(pid)
+                    if swap is not None and swap[0][0] == name and known is not None \
+                            and len(known[0]) == len(items):
+                        (_, before), (_, after) = swap
+                        ordered = _with_swapped(known[0], before, after)
+                        points = known[1] - before.entry.points + after.entry.points
+                    if ordered is None:
+                        ordered = tuple(sorted(items.values(), key=_contribution_order, reverse=True))
+                        points = None
+                    standing = Standing.of(people(pid), ordered, points)
+                    game.ordered[pid] = (ordered, standing.points)
                     old = game.standings.get(pid)
                     if not standing.shows_as(old):
                         game.moved.setdefault(pid, old)
                         game.standings[pid] = standing
                 else:
                     game.contributions.pop(pid, None)
+                    game.ordered.pop(pid, None)
                     if pid in game.standings:
                         game.moved.setdefault(pid, game.standings.pop(pid))
 

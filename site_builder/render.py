@@ -131,8 +131,13 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
     tiebreak_cells = {key: f'<td class="tiebreak">{escape(text)}</td>' for key, text in labels.items()}
     no_tiebreak = '<td class="tiebreak"></td>' if labels else ""
     formats = _cell_formats(standings.columns)
+    drawn = _drawn_rows((standings.columns, cut, cut_note, tuple(labels.items()), page_url("")))
     rows = []
     for row in standings.rows:
+        known = drawn.get(id(row))
+        if known is not None:
+            rows.append(known[1])
+            continue
         dropped = row.dropped
         notes = "".join([f'<small class="note">{escape(note)}</small>' for note in row.notes]) \
             if row.notes else ""
@@ -149,7 +154,26 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
             '      </th>\n'
             f'      {_cells_html(row, formats)}\n'
             f'{tiebreak}    </tr>\n')
+        drawn[id(row)] = (row, rows[-1])
     return Markup(ascii_html("".join(rows)))
+
+
+_DRAWN_ROWS: dict[tuple, dict[int, tuple[Any, str]]] = {}
+
+
+def _drawn_rows(table: tuple) -> dict[int, tuple[Any, str]]:
+    """The `<tr>` of each standings row drawn lately in tables of this kind (columns, cut, labels
+    and links), by the row object (held by the entry, so its id stands for it). A row that stays
+    the same object from one table to the next (see conquest's final_standings_view) is drawn
+    once."""
+    drawn = _DRAWN_ROWS.get(table)
+    if drawn is None:
+        if len(_DRAWN_ROWS) >= 64:
+            _DRAWN_ROWS.clear()
+        drawn = _DRAWN_ROWS[table] = {}
+    if len(drawn) >= 5_000:
+        drawn.clear()
+    return drawn
 
 
 def game_rows(games: Any, event_url: str, page_url: Callable[[str], str]) -> Markup:

@@ -324,3 +324,40 @@ def test_a_final_event_that_skipped_its_elimination_says_so_on_the_bracket_page(
     scored, _ = score(tmp_path, EIGHT_SWISS, swiss_rounds=2, cut=4, status="final")
     assert scored.bracket.rounds == ()
     assert scored.bracket.empty_message.startswith("No elimination rounds were played")
+
+
+def test_elimination_tables_share_the_rows_that_read_the_same(tmp_path):
+    """After the cut most players are out of the bracket and their rows read the same from one
+    elimination round's table to the next: they are the same objects there (drawn and written
+    to the JSON twins once), and every table equals one made without the table before it."""
+    import shutil
+
+    from conftest import REPO
+    from site_builder.load import assign_event_ids, load_event
+    from site_builder.people import Directory
+    from site_builder.problems import ProblemLog
+    from site_builder.rules import RULESETS
+    from site_builder.rules.conquest import _Scorer
+    from site_builder.rules.conquest.scoring import final_order
+    from site_builder.rules.conquest.views import final_standings_view
+
+    slug = "2026-06-13-northern-regional-championship"  # 6 Swiss rounds, then a top 8
+    folder = tmp_path / "data" / "events" / slug
+    shutil.copytree(REPO / "data" / "events" / slug, folder)
+    log = ProblemLog()
+    event = load_event(tmp_path, folder, log, None)
+    assign_event_ids(event, Directory(), log)
+    scored = RULESETS["conquest"].score(event)
+    tables = [r.standings for r in scored.rounds if r.standings.phase == "elimination"]
+    assert len(tables) == 3
+    for before, after in zip(tables, tables[1:]):
+        out_of_bracket = [row for row in after.rows if not row.values["finish"]]
+        assert len(out_of_bracket) == len(after.rows) - 8
+        assert {id(row) for row in out_of_bracket} <= {id(row) for row in before.rows}
+    scorer = _Scorer(event, RULESETS["conquest"].plan(event))
+    swiss = scored.rounds[5].standings
+    for i, table in enumerate(tables):
+        alone = final_standings_view(final_order(scorer.last_swiss, scorer.matches[:i + 1]),
+                                     table.title, table.after_round, table.complete, scorer.seed,
+                                     scorer.plan, swiss)
+        assert alone == table and [r.values for r in alone.rows] == [r.values for r in table.rows]

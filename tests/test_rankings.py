@@ -154,6 +154,10 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
         return [[(r.rank, r.person.id, r.person.name, r.points, r.json) for r in game.rows]
                 for game in index.rankings()]
 
+    import site_builder.rankings as rankings_module
+    swaps = []
+    swap = rankings_module._with_swapped
+    rankings_module._with_swapped = lambda *a: swaps.append(swap(*a)) or swaps[-1]
     live = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
     full_rankings = []
     live._rank_all = lambda *a, _all=live._rank_all: (full_rankings.append(1), _all(*a))
@@ -177,4 +181,74 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
         for kept in events.values():
             fresh.refresh(fresh.add(kept), people.__getitem__)
         assert rows(live) == rows(fresh), step
+    rankings_module._with_swapped = swap
     assert 0 < len(full_rankings) < 100  # most steps were brought up to date, not ranked again
+    # A replaced event's contribution was swapped into place, or sorted when its date moved.
+    assert sum(s is not None for s in swaps) >= 5 and None in swaps
+
+
+def test_corrected_results_swapped_into_standings_equal_standings_made_afresh():
+    """A corrected result replaces each player's contribution from that event in place (no
+    sort of their events, the total adjusted): after each of many corrections, with people
+    renamed and an event's title changed now and then, the rows and JSON equal an index built
+    afresh."""
+    import datetime as dt
+    import random
+    from types import SimpleNamespace
+
+    import site_builder.rankings as rankings_module
+    from site_builder.config import RankingsConfig
+    from site_builder.model import Person, PlayerRef
+    from site_builder.rankings import RankingIndex
+    from site_builder.rules.base import RankingEntry
+
+    rng = random.Random(11)
+    # Twenty events a person: most of them outside the ten a row shows, so a title corrected
+    # there changes nothing shown until the event becomes someone's best.
+    people = {f"p{i:02}": Person(f"p{i:02}", f"Player {i}") for i in range(20)}
+    players = {f"e{n}": rng.sample(sorted(people), 10) for n in range(40)}
+    titles = {slug: slug.upper() for slug in players}
+
+    def scored(slug: str, ranking: tuple | None = None):
+        order = rng.sample(players[slug], len(players[slug]))
+        info = SimpleNamespace(game="conquest", date=dt.date(2026, 1, 1) + dt.timedelta(int(slug[1:])))
+        return SimpleNamespace(
+            event=SimpleNamespace(slug=slug, info=info), display_name=titles[slug], subtitle="",
+            ranking_note=None, complete=True,
+            ranking=ranking or tuple(RankingEntry(PlayerRef(people[pid].name, pid),
+                                                  rng.choice([0, 2, 5]), f"{i + 1}th", i + 1)
+                                     for i, pid in enumerate(order)))
+
+    def rows(index: RankingIndex) -> list:
+        return [[(r.rank, r.person.id, r.person.name, r.points, r.line, r.json) for r in game.rows]
+                for game in index.rankings()]
+
+    swaps = []
+    swap = rankings_module._with_swapped
+    rankings_module._with_swapped = lambda *a: swaps.append(swap(*a)) or swaps[-1]
+    try:
+        live = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
+        events = {slug: scored(slug) for slug in players}
+        for first in events.values():
+            live.refresh(live.add(first), people.__getitem__)
+        for step in range(300):
+            slug = rng.choice(sorted(players))
+            if rng.random() < 0.3:  # only its title corrected: shown where it is a best or recent
+                titles[slug] = f"{slug.upper()} v{step}"
+                new = scored(slug, events[slug].ranking)
+            else:
+                new = scored(slug)
+            touched = live.replace(events[slug], new)
+            events[slug] = new
+            if rng.random() < 0.1:
+                pid = rng.choice(sorted(people))
+                people[pid] = Person(pid, f"Renamed {step}")
+                touched.add(pid)
+            live.refresh(touched, people.__getitem__)
+            fresh = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
+            for kept in events.values():
+                fresh.refresh(fresh.add(kept), people.__getitem__)
+            assert rows(live) == rows(fresh), step
+    finally:
+        rankings_module._with_swapped = swap
+    assert sum(s is not None for s in swaps) > 300  # the corrections went through the swap

@@ -112,9 +112,10 @@ def paired_games(round_: Round, kind_of: Callable[[Any, Any], str],
 
 def schedule_of(records: Mapping[str, SwissRecord]) -> Schedule:
     """Strength of Schedule (and its extension) of every player, from their records so far."""
-    return schedule({name: r.opponents for name, r in records.items()},
-                    {name: r.points for name, r in records.items()},
-                    {name: r.rounds_played for name, r in records.items()})
+    opponents, points, played = {}, {}, {}
+    for name, record in records.items():  # one pass: each record is read once, after every round
+        opponents[name], points[name], played[name] = record.opponents, record.points, len(record.games)
+    return schedule(opponents, points, played)
 
 
 # ---------------------------------------------------------------- pages
