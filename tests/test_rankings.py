@@ -150,10 +150,6 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
             ranking=tuple(RankingEntry(PlayerRef(people[pid].name, pid), points, f"{i + 1}th", i + 1)
                           for i, (pid, points) in enumerate(entries)))
 
-    def rows(index: RankingIndex) -> list:
-        return [[(r.rank, r.person.id, r.person.name, r.points, r.json) for r in game.rows]
-                for game in index.rankings()]
-
     import site_builder.rankings as rankings_module
     swaps = []
     swap = rankings_module._with_swapped
@@ -172,15 +168,9 @@ def test_a_ranking_brought_up_to_date_equals_one_ranked_from_scratch():
             events.pop(slug, None)
         else:
             events[slug] = new
-        if rng.random() < 0.1:  # a new display name moves a person among those tied with them
-            pid = rng.choice(sorted(people))
-            people[pid] = Person(pid, f"{rng.choice('ABZ')} renamed {step}")
-            touched.add(pid)
-        live.refresh(touched, people.__getitem__)
-        fresh = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
-        for kept in events.values():
-            fresh.refresh(fresh.add(kept), people.__getitem__)
-        assert rows(live) == rows(fresh), step
+        # A new display name moves a person among those tied with them.
+        _refresh_and_compare(live, touched, events, people, rng,
+                             lambda: f"{rng.choice('ABZ')} renamed {step}")
     rankings_module._with_swapped = swap
     assert 0 < len(full_rankings) < 100  # most steps were brought up to date, not ranked again
     # A replaced event's contribution was swapped into place, or sorted when its date moved.
@@ -219,10 +209,6 @@ def test_corrected_results_swapped_into_standings_equal_standings_made_afresh():
                                                   rng.choice([0, 2, 5]), f"{i + 1}th", i + 1)
                                      for i, pid in enumerate(order)))
 
-    def rows(index: RankingIndex) -> list:
-        return [[(r.rank, r.person.id, r.person.name, r.points, r.line, r.json) for r in game.rows]
-                for game in index.rankings()]
-
     swaps = []
     swap = rankings_module._with_swapped
     rankings_module._with_swapped = lambda *a: swaps.append(swap(*a)) or swaps[-1]
@@ -240,15 +226,30 @@ def test_corrected_results_swapped_into_standings_equal_standings_made_afresh():
                 new = scored(slug)
             touched = live.replace(events[slug], new)
             events[slug] = new
-            if rng.random() < 0.1:
-                pid = rng.choice(sorted(people))
-                people[pid] = Person(pid, f"Renamed {step}")
-                touched.add(pid)
-            live.refresh(touched, people.__getitem__)
-            fresh = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
-            for kept in events.values():
-                fresh.refresh(fresh.add(kept), people.__getitem__)
-            assert rows(live) == rows(fresh), step
+            _refresh_and_compare(live, touched, events, people, rng, lambda: f"Renamed {step}")
     finally:
         rankings_module._with_swapped = swap
     assert sum(s is not None for s in swaps) > 300  # the corrections went through the swap
+
+
+def _refresh_and_compare(live, touched: set, events: dict, people: dict, rng, renamed_as) -> None:
+    """Refresh `live` after a change, now and then renaming someone first (`renamed_as()` gives
+    the new name), and check its rows against an index built afresh from `events`: same order,
+    ranks, points, shown line and JSON."""
+    from site_builder.config import RankingsConfig
+    from site_builder.model import Person
+    from site_builder.rankings import RankingIndex
+
+    def rows(index: RankingIndex) -> list:
+        return [[(r.rank, r.person.id, r.person.name, r.points, r.line, r.json) for r in game.rows]
+                for game in index.rankings()]
+
+    if rng.random() < 0.1:
+        pid = rng.choice(sorted(people))
+        people[pid] = Person(pid, renamed_as())
+        touched.add(pid)
+    live.refresh(touched, people.__getitem__)
+    fresh = RankingIndex(RankingsConfig(), {"conquest": "Conquest"})
+    for kept in events.values():
+        fresh.refresh(fresh.add(kept), people.__getitem__)
+    assert rows(live) == rows(fresh)
