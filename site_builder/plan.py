@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
-from .jsonfile import compact_json, dump_json
+from .jsonfile import dump_json
 from .model import ContentPage, Person, Site
 from .problems import Problem
 from .rankings import GameRanking, RankingIndex, build_rankings, ranking_json
@@ -292,32 +292,11 @@ def _standings_json(head: tuple, standings: Standings | None) -> str:
         payload["phase"] = standings.phase
     if standings is not None:
         payload.update({key: as_json_number(value) for key, value in standings.meta.items()})
-    officials = [{"player": o.player.name, "player_id": o.player.id, "role": o.role,
-                  "points": o.points} for o in standings.officials] if standings else []
-    if "standings" in payload or "officials" in payload:  # a game's extra key of that name
-        payload["standings"] = [_row_json(row) for row in standings.rows]
-        if officials:
-            payload["officials"] = officials
-        return dump_json(payload)
-    # As json.dumps writes the payload with these two keys last, each row's JSON made once.
-    rows = ",".join(map(_row_json_text, standings.rows)) if standings else ""
-    tail = f',"officials":{compact_json(officials)}' if officials else ""
-    return f'{compact_json(payload)[:-1]},"standings":[{rows}]{tail}}}\n'
-
-
-_ROW_JSON: dict[int, tuple[Any, str]] = {}
-
-
-def _row_json_text(row) -> str:
-    """A standings row's JSON, remembered by the row object (held by the entry, so its id stands
-    for it): after the cut a player's row stays the same object from one elimination round's
-    table to the next (see conquest's final_standings_view), and a correction rewrites them all."""
-    known = _ROW_JSON.get(id(row))
-    if known is None:
-        if len(_ROW_JSON) >= 5_000:
-            _ROW_JSON.clear()
-        known = _ROW_JSON[id(row)] = (row, compact_json(_row_json(row)))
-    return known[1]
+    payload["standings"] = [_row_json(row) for row in standings.rows] if standings else []
+    if standings is not None and standings.officials:
+        payload["officials"] = [{"player": o.player.name, "player_id": o.player.id, "role": o.role,
+                                 "points": o.points} for o in standings.officials]
+    return dump_json(payload)
 
 
 def _row_json(row) -> dict[str, Any]:

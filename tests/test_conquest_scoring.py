@@ -328,8 +328,8 @@ def test_a_final_event_that_skipped_its_elimination_says_so_on_the_bracket_page(
 
 def test_elimination_tables_share_the_rows_that_read_the_same(tmp_path):
     """After the cut most players are out of the bracket and their rows read the same from one
-    elimination round's table to the next: they are the same objects there (drawn and written
-    to the JSON twins once), and every table equals one made without the table before it."""
+    elimination round's table to the next: they are the same objects there (drawn once for the
+    round pages), and every table equals one made without the table before it."""
     import shutil
 
     from conftest import REPO

@@ -96,8 +96,8 @@ def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int,
     """`swiss` is the view of the last Swiss standings, whose rows these rows reuse (made once,
     not again for every elimination round). `previous` is the table after the elimination round
     before: a row that reads the same there is that same object (most players are out of the
-    bracket, and their rows do not change from one elimination round to the next), so pages
-    and JSON twins draw it once."""
+    bracket, and their rows do not change from one elimination round to the next), so the round
+    pages draw it once (see render.standing_rows)."""
     swiss_row = {row.player.name: row for row in swiss.rows}
     before = {row.player.name: row for row in previous.rows} if previous is not None else {}
 
