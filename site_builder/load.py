@@ -46,7 +46,7 @@ def load_site(source: Path, log: ProblemLog,
         cache = round_caches.setdefault(folder.name, {}) if round_caches is not None else None
         if (event := load_event(source, folder, log, cache)) is not None:
             events.append(event)
-    events.sort(key=lambda e: (e.info.date, e.slug))
+    events.sort(key=lambda e: e.order)
     people = _assign_ids(events, directory, log)
     pages, home, reports = load_content(source, {e.slug for e in events}, log)
     return Site(config, events, people, pages, home, reports)

@@ -79,6 +79,11 @@ class Event:
     def slug(self) -> str:
         return self.info.slug
 
+    @property
+    def order(self) -> tuple:
+        """(date, slug): how events sort, oldest first (the archive lists them newest first)."""
+        return self.info.date, self.info.slug
+
     def ref(self, name: str) -> PlayerRef:
         return self.players[name]
 

@@ -87,7 +87,7 @@ def summarize(scored: ScoredEvent) -> EventSummary:
 
 
 def newest_first(scored: list[ScoredEvent]) -> list[ScoredEvent]:
-    return sorted(scored, key=lambda s: (s.event.info.date, s.event.slug), reverse=True)
+    return sorted(scored, key=lambda s: s.event.order, reverse=True)
 
 
 def site_rankings(site: Site, scored: list[ScoredEvent]) -> tuple[list[GameRanking], RankingIndex]:

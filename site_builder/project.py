@@ -21,6 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 
 from .build import check, collector_paused, keep_freed_memory
@@ -59,7 +60,7 @@ class EventState:
     """(date, slug): events sort by it, newest last."""
 
     def __post_init__(self) -> None:
-        self.order = (self.event.info.date, self.event.slug)
+        self.order = self.event.order
         self.results = {r.player.id: r for r in self.scored.players.values()}
         for name, ref in self.event.players.items():
             candidate = (name not in self.event.official_names, name)
@@ -714,8 +715,7 @@ class Project:
         self.sizes.pop(relative, None)
 
 
-def _event_order(event: Event) -> tuple:
-    return event.info.date, event.slug
+_event_order = attrgetter("order")
 
 
 class _NewestFirst:

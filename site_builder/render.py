@@ -28,6 +28,7 @@ from .model import ContentPage
 from .numbers import decimals, exact_text, percent_text
 from .plan import Page
 from .problems import TemplateError
+from .rules.base import remembered
 from .templates import PARTIAL_OF_FILTER
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -89,15 +90,11 @@ def _exact_cell_end(kind: str, value: Any) -> str:
     it): SoS and ESoS are shared Fractions (see tiebreaks._fraction), and working out both texts
     in Python was half of drawing a standings table, which a corrected result redraws after every
     round."""
-    key = (kind, id(value))
-    known = _EXACT_CELLS.get(key)
-    if known is None:
-        if len(_EXACT_CELLS) >= 20_000:
-            _EXACT_CELLS.clear()
+    def cell_end() -> str:
         shown = f"{exact_text(value)}%\">{percent_text(value)}" if kind == "pct" else \
             f'{exact_text(value)}">{decimals(value)}'
-        known = _EXACT_CELLS[key] = (value, f' title="exactly {shown}</td>')
-    return known[1]
+        return f' title="exactly {shown}</td>'
+    return remembered(_EXACT_CELLS, (kind, id(value)), value, cell_end, 20_000)
 
 
 _TEXT_HTML: dict[str, str] = {}
@@ -131,18 +128,13 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
     tiebreak_cells = {key: f'<td class="tiebreak">{escape(text)}</td>' for key, text in labels.items()}
     no_tiebreak = '<td class="tiebreak"></td>' if labels else ""
     formats = _cell_formats(standings.columns)
-    drawn = _drawn_rows((standings.columns, cut, cut_note, tuple(labels.items()), page_url("")))
-    rows = []
-    for row in standings.rows:
-        known = drawn.get(id(row))
-        if known is not None:
-            rows.append(known[1])
-            continue
+
+    def drawn(row: Any) -> str:
         dropped = row.dropped
         notes = "".join([f'<small class="note">{escape(note)}</small>' for note in row.notes]) \
             if row.notes else ""
         tiebreak = tiebreak_cells[row.tiebreak] if labels and row.tiebreak else no_tiebreak
-        rows.append(
+        return (
             f'    <tr class="{"dropped" if dropped else ""}'
             f'{" cut-line" if cut and row.rank == cut else ""}">\n'
             f'      <td class="num">{row.rank}</td>\n'
@@ -154,26 +146,17 @@ def standing_rows(standings: Any, page_url: Callable[[str], str]) -> Markup:
             '      </th>\n'
             f'      {_cells_html(row, formats)}\n'
             f'{tiebreak}    </tr>\n')
-        drawn[id(row)] = (row, rows[-1])
-    return Markup(ascii_html("".join(rows)))
+
+    # Each row's <tr> is remembered by the row object, per kind of table (columns, cut, labels,
+    # links): a row that stays the same object from one table to the next (see conquest's
+    # final_standings_view) is drawn once.
+    kind = (standings.columns, cut, cut_note, tuple(labels.items()), page_url(""))
+    known = remembered(_DRAWN_ROWS, kind, None, dict, 64)
+    return Markup(ascii_html("".join([remembered(known, id(row), row, lambda: drawn(row), 5_000)
+                                      for row in standings.rows])))
 
 
-_DRAWN_ROWS: dict[tuple, dict[int, tuple[Any, str]]] = {}
-
-
-def _drawn_rows(table: tuple) -> dict[int, tuple[Any, str]]:
-    """The `<tr>` of each standings row drawn lately in tables of this kind (columns, cut, labels
-    and links), by the row object (held by the entry, so its id stands for it). A row that stays
-    the same object from one table to the next (see conquest's final_standings_view) is drawn
-    once."""
-    drawn = _DRAWN_ROWS.get(table)
-    if drawn is None:
-        if len(_DRAWN_ROWS) >= 64:
-            _DRAWN_ROWS.clear()
-        drawn = _DRAWN_ROWS[table] = {}
-    if len(drawn) >= 5_000:
-        drawn.clear()
-    return drawn
+_DRAWN_ROWS: dict[tuple, tuple[None, dict]] = {}
 
 
 def game_rows(games: Any, event_url: str, page_url: Callable[[str], str]) -> Markup:
@@ -274,11 +257,11 @@ class Renderer:
         self.markdown = make_renderer(config.base_url.path)
         self.static = self._static_files()
         self._caches: dict[tuple[str, str], RecentStrings] = {}
+        """("value" | "identity" | "runs", template) → that template's cache of that kind."""
         self._splices: list[list[str]] | None = None
         """The large pieces of the page being rendered, spliced in afterwards (see render)."""
         self._depth = 0
         """How many fragment templates are being rendered inside the page (see _spliced)."""
-        """("value" | "identity" | "runs", template) → that template's cache of that kind."""
         self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
                                 short_date=short_date, cells=row_cells, fragment=self._fragment,
                                 fragments=self._fragments_of,
