@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .build import BuildResult, build, check
-from .problems import DataError, Problem, ProblemLog, SiteError
+from .problems import ConfigError, DataError, Problem, ProblemLog, SiteError
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 SIGNAL_CHECK_SECONDS = 0.2
@@ -147,21 +147,44 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         if serving:
             serving[1].publish(result.changed_urls, problems)
 
+    def failed(message: str) -> None:
+        """A rebuild that could not finish: one line in the terminal and the browsers' overlay."""
+        print(f"site-builder: {message}", file=sys.stderr, flush=True)
+        if serving:
+            serving[1].publish(set(), [Problem("", None, message)])
+
+    def attempt(build, first: bool = False) -> None:
+        """Run a build or rebuild and report it. Nothing it raises stops the watching: the
+        organizer fixes what the message names, and that save rebuilds."""
+        try:
+            report(build())
+        except ConfigError as exc:
+            if first:  # the command line itself is unusable (an --out that is not a build)
+                raise
+            project.failed()
+            failed(str(exc))
+        except SiteError as exc:
+            project.failed()
+            failed(str(exc))
+        except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
+            project.failed()
+            where = f" ({exc.filename})" if exc.filename else ""
+            failed(f"could not write the site: {exc.strerror or exc}{where}. "
+                   "The next change writes everything again.")
+        except Exception as exc:  # a bug of ours: the organizer's next save tries again
+            project.failed()
+            failed(f"the rebuild failed: {type(exc).__name__}: {exc}. This is a bug in "
+                   "site-builder (please report it with the file you changed); the next change "
+                   "rebuilds the whole site.")
+
     progress = _ProgressLine() if sys.stderr.isatty() else None  # as `build` shows it
-    first = project.build_all(progress=progress)
+    attempt(lambda: project.build_all(progress=progress), first=True)
     if progress:
         progress.clear()
-    report(first)
 
     def rebuild(batch: list[str]) -> None:
         try:
-            report(project.rebuild(batch, tidy_later=True))
-        except SiteError as exc:  # a broken theme template, say: keep watching
-            print(f"site-builder: {exc}", file=sys.stderr, flush=True)
-        except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
-            where = f" ({exc.filename})" if exc.filename else ""
-            print(f"site-builder: could not write the site: {exc.strerror or exc}{where}. "
-                  "The next change writes everything again.", file=sys.stderr, flush=True)
+            attempt(lambda: project.rebuild(batch, tidy_later=True))
         finally:
             project.tidy()  # once the browsers have been told
 

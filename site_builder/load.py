@@ -70,6 +70,17 @@ def _event_folders(source: Path, log: ProblemLog) -> list[Path]:
 
 def load_event(source: Path, folder: Path, log: ProblemLog,
                round_cache: RoundCache | None = None) -> Event | None:
+    """One event folder, checked against its own problems only: the rulesets skip their
+    cross-round checks (advancement, eligibility) when the event's rows have errors, and an
+    error elsewhere in the site (data/players.csv, another event) must not hide them."""
+    own = ProblemLog()
+    event = _load_event(source, folder, own, round_cache)
+    log.extend(own.problems)
+    return event
+
+
+def _load_event(source: Path, folder: Path, log: ProblemLog,
+                round_cache: RoundCache | None) -> Event | None:
     shown_folder = f"{EVENTS_DIR}/{folder.name}"
     toml_shown = f"{shown_folder}/{EVENT_FILE}"
     if not (folder / EVENT_FILE).is_file():

@@ -41,7 +41,7 @@ class Problem:
         """`path:line: message`, the form editors and CI annotate; warnings say so. A template
         error's message already starts with its own `template:line`."""
         label = "" if self.is_error else "warning: "
-        if self.path == "themes" and self.line is None:
+        if self.path in ("", "themes") and self.line is None:  # of no one file, or a template's
             return f"{label}{self.message}"
         return f"{self.location(source)}: {label}{self.message}"
 

@@ -80,6 +80,8 @@ class Report:
     problems: list[Problem] = field(default_factory=list)
     """Every current error (applied nowhere) and warning of the site."""
     changed_urls: set[str] = field(default_factory=set)
+    published: bool = True
+    """Whether a good site is in the output folder (not so while the first build has errors)."""
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds per phase (load and score, plan, render, write), for the benchmark."""
 
@@ -91,8 +93,10 @@ class Report:
         what = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more"
                                                 if len(self.changed) > 3 else "")
         if self.errors:
+            kept = ("the last good site stays" if self.published else
+                    "nothing is published until they are fixed")
             return (f"{what}: {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}, "
-                    f"nothing of it applied; the last good site stays ({self.seconds:.2f}s)")
+                    f"nothing of it applied; {kept} ({self.seconds:.2f}s)")
         return (f"{what}: {self.rendered} page{'s' if self.rendered != 1 else ''} rendered, "
                 f"{self.written} file{'s' if self.written != 1 else ''} written"
                 + (f", {self.deleted} deleted" if self.deleted else "") + f" in {self.seconds:.2f}s")
@@ -184,6 +188,8 @@ class Project:
         self._static_paths: set[str] = set()
         self.stale = False
         """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
+        self.published = False
+        """Whether this session has written a whole site (see _build_all)."""
         self._folders: set[str] = set()
         """Output folders known to exist, as `_file` names them."""
         self._round_caches: dict[str, RoundCache] = {}
@@ -218,8 +224,10 @@ class Project:
                    progress: Callable[[int, int], None] | None) -> Report:
         started = time.perf_counter()
         report = Report(changed or ["the whole site"])
-        first = self.site is None
-        if first:  # an unusable output folder stops the command, as it stops `build`
+        # Until a whole site has been written, the output folder holds an earlier session's
+        # build (or nothing): the first good build replaces it as `build` does.
+        first = not self.published
+        if self.site is None:  # an unusable output folder stops the command, as it stops `build`
             check_output_folder(self.source, self.out)
         try:
             self._round_caches = {}
@@ -230,6 +238,7 @@ class Project:
                 write_site(self.out, files)
                 self.sizes = {path: len(data) for path, data in files.items()}
                 report.written = len(files)
+                self.published = True
             else:
                 self._render(set(), report, replan=False)
             # Everything was loaded afresh and nothing stopped it: an event or the content held
@@ -242,6 +251,7 @@ class Project:
         except TemplateError as exc:
             self._broken_theme(exc)
         report.problems = self.problems()
+        report.published = self.published
         report.seconds = time.perf_counter() - started
         return report
 
@@ -334,7 +344,7 @@ class Project:
             self._resume_collector = False
 
     def _apply(self, changed: list[str]) -> Report:
-        if (self.site is None or self.stale or any(c in SITE_WIDE for c in changed)
+        if (not self.published or self.stale or any(c in SITE_WIDE for c in changed)
                 or "site" in self.blocked):
             return self.build_all(changed)
         try:
@@ -342,6 +352,11 @@ class Project:
         except TemplateError as exc:
             self._broken_theme(exc)
             return Report(changed, problems=self.problems())
+
+    def failed(self) -> None:
+        """After a rebuild raised something unexpected: whatever it left half done, the next
+        change loads and renders the whole site again."""
+        self.stale = True
 
     def _rebuild(self, changed: list[str]) -> Report:
         started = time.perf_counter()
@@ -514,6 +529,8 @@ class Project:
         templates = {c.split("/templates/", 1)[1] for c in changed if "/templates/" in c}
         if not templates:
             return set()
+        for name in sorted(templates):
+            self.renderer.compile(name)  # a syntax error is reported even if no page uses it
         return {page.unit for page in self.pages.by_url.values()
                 if pages_using(self.renderer.env, page) & templates}
 

@@ -436,13 +436,29 @@ class Renderer:
             template = self.env.get_template(page.template)
             return template.render(page=page, **page.context), splices
         except jinja2.TemplateSyntaxError as exc:
-            raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: {exc.message}") from None
+            raise _syntax_error(exc) from None
         except jinja2.TemplateNotFound as exc:
             raise TemplateError(f"template '{exc.name}' not found in {self._theme_names()}") from None
+        except RecursionError:
+            raise TemplateError(f"{_template_position()}: a macro or include calls itself without "
+                                f"end (rendering /{page.url})") from None
         except (jinja2.UndefinedError, TypeError, AttributeError, KeyError) as exc:
             raise TemplateError(f"{_template_position()}: {exc} (rendering /{page.url})") from None
+        except Exception as exc:  # anything else a template can raise: `{{ 1 // 0 }}`, a filter
+            raise TemplateError(f"{_template_position()}: {type(exc).__name__}: {exc} "
+                                f"(rendering /{page.url})") from None
         finally:
             self._splices = None
+
+    def compile(self, name: str) -> None:
+        """Load and compile a template, so a syntax error in one just saved is reported even
+        when no page it draws is rendered again; TemplateError says where."""
+        try:
+            self.env.get_template(name)
+        except jinja2.TemplateSyntaxError as exc:
+            raise _syntax_error(exc) from None
+        except jinja2.TemplateNotFound:
+            pass  # deleted, or of a theme not in use: the pages that need it will say so
 
     def _theme_names(self) -> str:
         return ", ".join(str(d / "templates") for d in self.dirs)
@@ -526,6 +542,10 @@ def _packed_ids(items: Sequence[Any]) -> tuple[int, bytes] | None:
     if tuple in shapes:
         return None
     return -1, array("Q", map(id, items)).tobytes()
+
+
+def _syntax_error(exc: jinja2.TemplateSyntaxError) -> TemplateError:
+    return TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: {exc.message}")
 
 
 def _template_position() -> str:

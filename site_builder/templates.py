@@ -61,7 +61,10 @@ def _references(env: jinja2.Environment, name: str) -> frozenset[str]:
         source, _, _ = env.loader.get_source(env, name)
     except jinja2.TemplateNotFound:
         return frozenset()
-    parsed = env.parse(source)
+    try:
+        parsed = env.parse(source)
+    except jinja2.TemplateSyntaxError:
+        return frozenset()  # Renderer.compile reports it; pages drawn with it fail to render
     names = set(meta.find_referenced_templates(parsed))
     for node in parsed.find_all(nodes.Filter):
         if node.name in PARTIAL_OF_FILTER:

@@ -85,7 +85,7 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
     text = read_text(path, shown, log, raw)
     if text is None:
         return None
-    records = _physical_records(text)
+    records = _physical_records(text, shown, log)
     first = next(records, None)
     if first is None:  # nothing, or only blank lines and empty cells (an empty sheet's export)
         log.error(shown, 1, f"the file is empty: expected a header line '{spec.describe()}' and rows")
@@ -94,27 +94,62 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
     columns = _read_header(header, header_line, shown, spec, log)
     if columns is None:
         return None
+    errors_before = len(log.problems)
     rows = [
         row
         for line, cells in records
         if (row := _read_row(cells, line, columns, shown, log)) is not None
     ]
+    if any(p.message.startswith(_UNREADABLE) for p in log.problems[errors_before:]):
+        return None  # the records stopped at a row the csv module could not read
     return CsvTable(header_line, columns, tuple(rows))
 
 
-def _physical_records(text: str):
+CELL_LIMIT = csv.field_size_limit()
+"""The csv module's longest cell (131,072 characters). No name or result comes near it: a cell
+that long is a stray quote that swallowed the rest of the file, or not a results file."""
+
+
+def _physical_records(text: str, shown: str, log: ProblemLog):
     """Yield (first line number, cells) for each non-blank record; a quoted cell may span lines.
 
     Lines end only at \n, \r or \r\n (not at Unicode separators inside a name), and cells are
-    NFC-normalized, so 'Zoë' typed two ways is one name.
+    NFC-normalized, so 'Zoë' typed two ways is one name. A record the csv module cannot read
+    (a cell past its limit) is an error at its first line, and ends the file's records.
     """
     reader = csv.reader(io.StringIO(text, newline=""))
     last_line = 0
-    for cells in reader:
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            log.error(shown, last_line + 1, _unreadable_record(str(exc), last_line + 1,
+                                                               reader.line_num))
+            return
         first_line = last_line + 1
         last_line = reader.line_num
         if any(cell.strip() for cell in cells):
             yield first_line, [unicodedata.normalize("NFC", cell.strip()) for cell in cells]
+
+
+_UNREADABLE = "unreadable CSV: "
+
+
+def _unreadable_record(reason: str, first_line: int, reached_line: int) -> str:
+    return _UNREADABLE + _why_unreadable(reason, first_line, reached_line)
+
+
+def _why_unreadable(reason: str, first_line: int, reached_line: int) -> str:
+    if "field limit" not in reason:
+        return f"{reason}; the file is not read past this line"
+    if reached_line > first_line:
+        return (f"a quoted cell starting on this line runs on to line {reached_line} and past "
+                f"{CELL_LIMIT:,} characters: a stray double quote (\") opens a cell that only "
+                "another quote closes. Remove it, or write a quote inside a cell as two (\"\")")
+    return (f"a cell on this line is longer than {CELL_LIMIT:,} characters: no name or result "
+            "is that long (is this the right file?)")
 
 
 def _read_header(

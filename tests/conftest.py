@@ -6,7 +6,12 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import textwrap
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,6 +101,55 @@ class ScratchSite:
     def html(self, relative: str) -> str:
         path = self.out / relative
         return read_page(path / "index.html" if path.is_dir() else path)
+
+
+class Running:
+    """`python -m site_builder ARGS` in a subprocess (watch, serve), its stderr collected line by
+    line as an organizer's terminal shows it."""
+
+    def __init__(self, *args: str | os.PathLike):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "site_builder", *map(str, args)],
+            stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def mark(self) -> int:
+        """Where the output is now: `wait_for(..., since=mark)` looks at later lines only."""
+        return len(self.lines)
+
+    def wait_for(self, pattern: str, timeout: float = 30.0, since: int = 0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.lines[since:]:
+                if re.search(pattern, line):
+                    return line
+            if self.process.poll() is not None:
+                self._reader.join(timeout=5)
+                raise AssertionError(f"{self.process.args[3]} exited:\n" + "\n".join(self.lines))
+            time.sleep(0.05)
+        raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.lines))
+
+    def stop(self) -> int:
+        """Ctrl-C, and the exit code; all output read."""
+        self.process.send_signal(signal.SIGINT)  # what Ctrl-C sends
+        try:
+            code = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()  # the test fails; no process is left running behind it
+            raise
+        self.finish()
+        return code
+
+    def finish(self) -> None:
+        """After the process has ended: the rest of its output read."""
+        self._reader.join(timeout=5)
+        self.process.stderr.close()
 
 
 def read_page(path: Path) -> str:
