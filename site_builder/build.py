@@ -10,11 +10,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .load import load_site
+from .load import check_source, load_site
 from .model import Site
 from .plan import Page, plan_site
 from .problems import DataError, Problem, ProblemLog, sorted_problems
-from .render import Renderer, render_all
+from .render import Renderer, builtin_theme, render_all
 from .rules.base import ScoredEvent
 from .score import score_site
 from .finish import extra_files, sitemap_urls
@@ -88,6 +88,7 @@ def keep_freed_memory() -> bool:
 def check(source: Path, base_url: str | None = None, strict: bool = False,
           round_caches: dict | None = None) -> BuildResult:
     """Load and score without writing anything; raises DataError when there are errors."""
+    check_source(source)
     timings: dict[str, float] = {}
     log = ProblemLog()
     with _timed(timings, "load"):
@@ -110,7 +111,8 @@ def build(source: Path, out: Path, base_url: str | None = None, strict: bool = F
 
 def _build(source: Path, out: Path, base_url: str | None, strict: bool,
            progress: Progress | None) -> BuildResult:
-    check_output_folder(source, out)
+    check_source(source)
+    check_output_folder(source, out, (builtin_theme(),))
     result = check(source, base_url, strict)
     config = result.site.config
     with _timed(result.timings, "plan"):

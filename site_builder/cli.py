@@ -122,9 +122,13 @@ def _run_serve(args: argparse.Namespace) -> int:
     config = load_config(Path(args.source), ProblemLog()).with_base_url(args.base_url)
     live = LiveState(config.base_url.path)
     server = make_server(Path(args.out), config.base_url.path, args.host, args.port, live)
-    shown_host = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{shown_host}:{server.server_address[1]}{config.base_url.path}"
-    return _watch_loop(args, (server, live, url))
+    return _watch_loop(args, (server, live, _served_url(server, config.base_url.path)))
+
+
+def _served_url(server, base_path: str) -> str:
+    host = server.server_address[0]
+    shown_host = f"[{host}]" if ":" in host else host
+    return f"http://{shown_host}:{server.server_address[1]}{base_path}"
 
 
 def _watch_loop(args: argparse.Namespace, serving) -> int:
@@ -145,13 +149,23 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         shown.update(problems)
         print(result.line(), file=sys.stderr, flush=True)
         if serving:
-            serving[1].publish(result.changed_urls, problems)
+            follow_base_url()
+            serving[1].publish(result.changed_urls, problems, built=result.published)
+
+    def follow_base_url() -> None:
+        """Serve under site.toml's base_url as it is now: an edit moves the site (and open
+        pages follow it)."""
+        server, live, url = serving
+        if project.site is not None and project.site.config.base_url.path != live.base_path:
+            live.set_base_path(project.site.config.base_url.path)
+            print(f"base_url changed: now serving at {_served_url(server, live.base_path)}",
+                  file=sys.stderr, flush=True)
 
     def failed(message: str) -> None:
         """A rebuild that could not finish: one line in the terminal and the browsers' overlay."""
         print(f"site-builder: {message}", file=sys.stderr, flush=True)
         if serving:
-            serving[1].publish(set(), [Problem("", None, message)])
+            serving[1].publish(set(), [Problem("", None, message)], built=project.has_site())
 
     def attempt(build, first: bool = False) -> None:
         """Run a build or rebuild and report it. Nothing it raises stops the watching: the

@@ -10,7 +10,8 @@ from .textfiles import read_text
 
 CONTENT_DIR = "content"
 # Top-level names the generator writes itself; a content page may not take them over.
-RESERVED = ("events", "players", "rankings", "static", "404.html", "sitemap.xml", ".nojekyll")
+RESERVED = ("events", "players", "rankings", "static", "index.html", "404.html", "sitemap.xml",
+            ".nojekyll", ".site-builder")
 
 
 def load_content(source: Path, event_slugs: set[str], log: ProblemLog

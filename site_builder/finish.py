@@ -1,4 +1,4 @@
-"""Finish stage: the files a host needs beside the pages (sitemap, .nojekyll)."""
+"""Finish stage: the files beside the pages (sitemap, .nojekyll, the build marker)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from xml.sax.saxutils import escape
 
 from .config import SiteConfig
 from .plan import Page
-from .write import MARKER
+from .write import BUILD_MARKER, BUILD_MARKER_TEXT, MARKER
 
 
 def sitemap(config: SiteConfig, sorted_urls: Sequence[str],
@@ -32,4 +32,5 @@ def sitemap_urls(pages: Iterable[Page]) -> list[str]:
 
 def extra_files(config: SiteConfig, sorted_urls: Sequence[str],
                 lines: Sequence[str] | None = None) -> dict[str, bytes]:
-    return {MARKER: b"", "sitemap.xml": sitemap(config, sorted_urls, lines)}
+    return {MARKER: b"", BUILD_MARKER: BUILD_MARKER_TEXT,
+            "sitemap.xml": sitemap(config, sorted_urls, lines)}

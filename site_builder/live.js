@@ -4,9 +4,11 @@
   var script = document.currentScript;
   var base = script.getAttribute("data-base");
   var here = location.pathname;
+  // Set on the server's "No site yet" page: the generation it was served at.
+  var placeholder = script.getAttribute("data-placeholder");
   var source = new EventSource(base + "__live/events");
 
-  function overlay(errors) {
+  function overlay(errors, built) {
     var box = document.getElementById("site-builder-problems");
     if (!errors.length) {
       if (box) box.remove();
@@ -23,7 +25,9 @@
     }
     box.textContent = "";
     var title = document.createElement("strong");
-    title.textContent = "The data has errors: the site shows its last good version until they are fixed.";
+    title.textContent = built
+      ? "The data has errors: the site shows its last good version until they are fixed."
+      : "The data has errors, so there is no site yet: it is built once they are fixed.";
     box.appendChild(title);
     var list = document.createElement("ul");
     list.style.cssText = "margin:8px 0 0;padding-left:20px";
@@ -37,8 +41,17 @@
 
   source.onmessage = function (event) {
     var state = JSON.parse(event.data);
-    overlay(state.errors);
-    if (!state.initial && (state.reload_all || state.changed.indexOf(here) >= 0)) {
+    if (state.base !== base && here.indexOf(base) === 0) {
+      // site.toml's base_url changed: this page now lives under the new base path.
+      source.close();
+      location.replace(state.base + here.slice(base.length) + location.search + location.hash);
+      return;
+    }
+    overlay(state.errors, state.built);
+    if (placeholder !== null) {
+      // Built since this page was served (the first message may already say so): show the site.
+      if (state.built && state.generation > Number(placeholder)) location.reload();
+    } else if (!state.initial && (state.reload_all || state.changed.indexOf(here) >= 0)) {
       location.reload();
     }
   };

@@ -15,7 +15,7 @@ from .config import load_config
 from .content import load_content
 from .model import Event, EventInfo, Person, PlayerRef, Registration, Round, Site
 from .people import PLAYERS_FILE, SLUG, Directory, load_directory, slugify
-from .problems import Problem, ProblemLog
+from .problems import ConfigError, Problem, ProblemLog
 from .rules import PLANNED_GAMES, RULESETS
 from .rules.tiebreaks import default_seed
 from .textfiles import ColumnSpec, read_csv, read_toml
@@ -33,6 +33,22 @@ GAMES = tuple(RULESETS) + PLANNED_GAMES
 
 RoundCache = dict[tuple, tuple[Round | None, list[Problem]]]
 """Parsed round files by (game, options, file name, bytes), with the problems they logged."""
+
+
+def check_source(source: Path) -> None:
+    """Refuse a --source that is not a results site before anything is read or written: a
+    mistyped folder must not build an empty site over the published one."""
+    shown = str(source)
+    if not source.exists():
+        raise ConfigError(f"--source {shown}: there is no such folder")
+    if not source.is_dir():
+        raise ConfigError(f"--source {shown} is a file: give the site's folder, the one holding "
+                          "site.toml, data/ and content/")
+    data = source / "data"
+    if not data.is_dir():
+        what = "is a file, not a folder" if data.exists() else "is missing"
+        raise ConfigError(f"{data} {what}: a results site keeps its events in "
+                          f"data/events/<slug>/ (is --source {shown} the right folder?)")
 
 
 def load_site(source: Path, log: ProblemLog,
@@ -55,6 +71,9 @@ def load_site(source: Path, log: ProblemLog,
 def _event_folders(source: Path, log: ProblemLog) -> list[Path]:
     root = source / EVENTS_DIR
     if not root.is_dir():
+        if root.exists() or root.is_symlink():
+            log.error(EVENTS_DIR, None, "is not a folder: each event is a folder "
+                                        f"{EVENTS_DIR}/<slug>/ with an event.toml")
         return []
     folders = []
     for entry in sorted(root.iterdir(), key=lambda p: p.name):

@@ -27,7 +27,7 @@ from pathlib import Path
 from .build import check, collector_paused, keep_freed_memory
 from .content import load_content
 from .finish import extra_files, sitemap_line
-from .load import EVENTS_DIR, RoundCache, assign_event_ids, load_event
+from .load import EVENTS_DIR, RoundCache, assign_event_ids, check_source, load_event
 from .model import Event, Person, Site
 from .people import Directory, load_directory
 from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, content_page,
@@ -35,7 +35,7 @@ from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, co
                    player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
-from .render import Renderer, render_all
+from .render import Renderer, builtin_theme, render_all
 from .write import (check_output_folder, delete_files, has_bytes, replace_file, write_new_file,
                     write_site)
 from .rules import RULESETS
@@ -228,7 +228,8 @@ class Project:
         # build (or nothing): the first good build replaces it as `build` does.
         first = not self.published
         if self.site is None:  # an unusable output folder stops the command, as it stops `build`
-            check_output_folder(self.source, self.out)
+            check_source(self.source)
+            check_output_folder(self.source, self.out, (builtin_theme(),))
         try:
             self._round_caches = {}
             result = check(self.source, self.base_url, round_caches=self._round_caches)
@@ -251,7 +252,7 @@ class Project:
         except TemplateError as exc:
             self._broken_theme(exc)
         report.problems = self.problems()
-        report.published = self.published
+        report.published = self.has_site()
         report.seconds = time.perf_counter() - started
         return report
 
@@ -351,7 +352,12 @@ class Project:
             return self._rebuild(changed)
         except TemplateError as exc:
             self._broken_theme(exc)
-            return Report(changed, problems=self.problems())
+            return Report(changed, problems=self.problems(), published=self.has_site())
+
+    def has_site(self) -> bool:
+        """Whether a site is in the output folder: this session's, or an earlier build that a
+        first build with errors leaves in place (every build writes its home page)."""
+        return self.published or os.path.isfile(self._file("index.html"))
 
     def failed(self) -> None:
         """After a rebuild raised something unexpected: whatever it left half done, the next

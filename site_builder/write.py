@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import re
 import shutil
 import tempfile
 from contextlib import suppress
@@ -17,26 +18,46 @@ from pathlib import Path
 from .problems import ConfigError
 
 MARKER = ".nojekyll"
-"""Every build has it (GitHub Pages needs it); its presence says a folder is ours to replace."""
+"""GitHub Pages needs it in every build: without it, Jekyll would drop folders starting with _."""
+BUILD_MARKER = ".site-builder"
+"""Written into every build and by nothing else: its presence says a folder is an earlier build
+of ours, which the next build may replace whole. (A hand-written folder may have a .nojekyll.)"""
+BUILD_MARKER_TEXT = b"This folder is a site built by site-builder: each build replaces it whole.\n"
+INPUT_FOLDERS = ("data", "content", "themes")
+"""The source folders a build reads: an output inside one would be read by the next build."""
 
 
-def check_output_folder(source: Path, out: Path) -> None:
-    """Refuse an output folder whose replacement would destroy something that isn't a build."""
+def check_output_folder(source: Path, out: Path, read_from: tuple[Path, ...] = ()) -> None:
+    """Refuse an output folder whose replacement would destroy something that isn't a build, or
+    that the build reads from (`read_from`: folders read besides the source's, such as the
+    built-in theme)."""
     src, dst = source.resolve(), out.resolve()
     if dst == src or src.is_relative_to(dst):
         raise ConfigError(f"the output folder {out} contains the source folder: choose another "
                           "--out (default _site)")
+    for name, folder in [*((f"{n}/", source / n) for n in INPUT_FOLDERS),
+                         *((str(p), p) for p in read_from)]:
+        if dst.is_relative_to(folder.resolve()):
+            raise ConfigError(f"the output folder {out} is inside {name}, which the site is built "
+                              "from: every build would read the one before. Choose an --out "
+                              "outside data/, content/ and themes/ (default _site)")
+    existing = next(p for p in (dst, *dst.parents) if p.exists())
+    if existing != dst and not existing.is_dir():
+        raise ConfigError(f"cannot make the output folder {out}: {existing} is a file, not a folder")
     if dst.exists() and not dst.is_dir():
         raise ConfigError(f"the output {out} is a file, not a folder")
-    if dst.is_dir() and any(dst.iterdir()) and not (dst / MARKER).exists():
-        raise ConfigError(f"refusing to replace {out}: it is not empty and is not a previous build "
-                          f"(no {MARKER} file). Remove it or choose another --out")
+    if dst.is_dir() and any(dst.iterdir()) and not (dst / BUILD_MARKER).is_file():
+        raise ConfigError(
+            f"refusing to replace {out}: it is not empty and is not a site-builder build (no "
+            f"{BUILD_MARKER} file). Choose another --out, or remove it if it is yours to lose "
+            f"(a build made before site-builder 0.2 lacks the file: remove it once)")
 
 
 def write_site(out: Path, files: dict[str, bytes]) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
+    remove_leftovers(out)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-{os.getpid()}-", dir=out.parent))
     try:
         staging.chmod(0o755)  # mkdtemp makes it private; a web server must be able to read it
         for relative in sorted(files):
@@ -49,6 +70,50 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
         raise
 
 
+_LEFTOVER = re.compile(r"\.(?:staging|old)-(?:([0-9]+)-)?[a-z0-9_]{8}")
+"""What write_site names them: the process id, then mkdtemp's eight characters (builds before
+0.2 wrote no process id)."""
+
+
+def remove_leftovers(out: Path) -> list[str]:
+    """Remove what killed builds of `out` left beside it (`._site.staging-<pid>-x`, and the
+    `.old-` name of a swap): a build killed by the system (out of memory, SIGKILL) cannot clean
+    up, and a large site's staging folder is hundreds of megabytes. A folder whose process is
+    still running (another build of the same site) is left alone. Returns the names removed."""
+    prefix = f".{out.name}"
+    removed = []
+    with suppress(OSError):
+        for entry in os.scandir(out.parent):
+            match = _LEFTOVER.fullmatch(entry.name[len(prefix):]) \
+                if entry.name.startswith(prefix) else None
+            if match is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            if match.group(1) and _running(int(match.group(1))) or not _looks_built(entry.path):
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.name)
+    return sorted(removed)
+
+
+def _looks_built(folder: str) -> bool:
+    """Empty, or holding a file a build writes first (files are written in name order, and
+    these sort first): never a folder of someone else's that happens to have such a name."""
+    names = os.listdir(folder)
+    return not names or MARKER in names or BUILD_MARKER in names
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's: running
+    return True
+
+
 def _swap(staging: Path, out: Path) -> None:
     """Put the staged build in place of the old one, then remove the old one. Where the system
     can exchange two names at once, the output folder never goes missing, even for an instant."""
@@ -58,7 +123,7 @@ def _swap(staging: Path, out: Path) -> None:
     if exchange(staging, out):
         shutil.rmtree(staging, ignore_errors=True)  # the old build, under the staging name now
         return
-    retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{os.getpid()}-", dir=out.parent))
     retired.rmdir()
     os.replace(out, retired)
     try:

@@ -57,10 +57,11 @@ class CliRun:
 @pytest.fixture
 def run_cli(capsys, monkeypatch):
     """Run the CLI in-process. `--source DIR` runs it from inside DIR (as `--source .`), the way
-    an organizer works, so problems print as data/events/…:line."""
+    an organizer works, so problems print as data/events/…:line (a --source that is not a
+    folder is passed as it is)."""
     def run(*args: str | os.PathLike) -> CliRun:
         argv = [str(a) for a in args]
-        if "--source" in argv:
+        if "--source" in argv and Path(argv[argv.index("--source") + 1]).is_dir():
             at = argv.index("--source") + 1
             monkeypatch.chdir(argv[at])
             argv[at] = "."
@@ -79,7 +80,7 @@ def site(tmp_path):
 class ScratchSite:
     def __init__(self, root: Path):
         self.root = root
-        root.mkdir(parents=True, exist_ok=True)
+        (root / "data").mkdir(parents=True, exist_ok=True)  # what makes a folder a site
         self.out = root.parent / "out"
 
     def write(self, files: dict[str, str | bytes]) -> ScratchSite:

@@ -7,60 +7,29 @@ import ctypes
 import os
 import re
 import signal
-import subprocess
 import sys
-import threading
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import conquest_event, write_files
+from conftest import Running, conquest_event, write_files
 
 pytestmark = pytest.mark.browser
 EV = "data/events/2024-05-18-cup"
 ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
 
 
-class Served:
-    """`python -m site_builder serve` on a free port; its stderr is collected line by line."""
+class Served(Running):
+    """`python -m site_builder serve` on a free port."""
 
-    def __init__(self, source, out, base_url: str = "/league/"):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "site_builder", "serve", "--source", str(source), "--out",
-             str(out), "--port", "0", "--base-url", base_url],
-            stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+    def __init__(self, source, out, base_url: str | None = "/league/"):
+        super().__init__("serve", "--source", source, "--out", out, "--port", "0",
+                         *(["--base-url", base_url] if base_url else []))
         line = self.wait_for(r"^Serving .* at (http://\S+)")
         self.url = re.search(r"(http://\S+)", line).group(1)
-
-    def _read(self) -> None:
-        for line in self.process.stderr:
-            self.lines.append(line.rstrip("\n"))
-
-    def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.lines:
-                if re.search(pattern, line):
-                    return line
-            if self.process.poll() is not None:
-                raise AssertionError("serve exited:\n" + "\n".join(self.lines))
-            time.sleep(0.05)
-        raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.lines))
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGINT)  # what Ctrl-C sends
-        try:
-            code = self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()  # the test fails; no server is left running behind it
-            raise
-        self._reader.join(timeout=5)
-        self.process.stderr.close()
-        return code
 
 
 @pytest.fixture
@@ -130,16 +99,14 @@ def test_ctrl_c_handed_to_another_thread_still_stops(served):
     assert others  # the watcher's and the server's threads
     assert TGKILL(pid, others[-1], signal.SIGINT) == 0
     assert served.process.wait(timeout=10) == 130
-    served._reader.join(timeout=5)
-    served.process.stderr.close()
+    served.finish()
     assert served.lines[-1] == "stopped"
 
 
 def test_kill_stops_as_cleanly_as_ctrl_c(served):
     served.process.terminate()  # SIGTERM
     assert served.process.wait(timeout=10) == 130
-    served._reader.join(timeout=5)
-    served.process.stderr.close()
+    served.finish()
     assert served.lines[-1] == "stopped"
 
 
@@ -160,3 +127,53 @@ def test_a_write_failure_is_a_message_and_the_next_change_catches_up(served):
     served.wait_for(r"round-2\.csv: \d+ pages rendered")
     assert "Open" in (out / "events" / new / "index.html").read_text()
     assert served.process.poll() is None  # still serving
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_an_edited_base_url_moves_the_served_site(served):
+    assert _status(served.url) == 200
+    # --base-url on the command line wins over site.toml: this test's server has none of it.
+    served.process.send_signal(signal.SIGINT)
+    served.process.wait(timeout=10)
+    served.finish()
+    (served.source / "site.toml").write_text('base_url = "/league/"\n')
+    server = Served(served.source, served.source.parent / "out", base_url=None)
+    try:
+        assert _status(server.url) == 200 and server.url.endswith("/league/")
+        origin = server.url.removesuffix("/league/")
+        since = server.mark()
+        (served.source / "site.toml").write_text('base_url = "/cup-2024/"\n')
+        server.wait_for(r"base_url changed: now serving at http://127\.0\.0\.1:\d+/cup-2024/",
+                        since=since)
+        assert _status(origin + "/cup-2024/events/2024-05-18-cup/") == 200
+        assert _status(origin + "/league/events/2024-05-18-cup/") == 404
+    finally:
+        assert server.stop() == 130
+
+
+def test_a_first_build_with_errors_serves_a_page_that_says_so(tmp_path):
+    source = write_files(tmp_path / "site", {
+        f"{EV}/event.toml": conquest_event(name="Cup", structure="custom", swiss_rounds=2, cut=0),
+        f"{EV}/round-1.csv": ROUND_1.replace("2,Cleo,win", "2,Cleo,wn"),
+    })
+    server = Served(source, tmp_path / "out")
+    try:
+        line = server.wait_for(r"errors?, nothing of it applied")
+        assert "nothing is published until they are fixed" in line
+        assert "last good site" not in "\n".join(server.lines)
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(server.url, timeout=10)
+        assert answer.value.code == 503 and b"No site yet" in answer.value.read()
+        since = server.mark()
+        (source / EV / "round-1.csv").write_text(ROUND_1)
+        server.wait_for(r"round-1\.csv: \d+ pages rendered", since=since)
+        assert _status(server.url + "events/2024-05-18-cup/") == 200
+    finally:
+        assert server.stop() == 130
