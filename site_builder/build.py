@@ -14,7 +14,8 @@ from .load import check_source, load_site
 from .model import Site
 from .plan import Page, plan_site
 from .problems import DataError, Problem, ProblemLog, sorted_problems
-from .render import Renderer, builtin_theme, render_all
+from .render import Renderer, render_all
+from .themefiles import builtin_theme
 from .rules.base import ScoredEvent
 from .score import score_site
 from .finish import extra_files, sitemap_urls
@@ -119,6 +120,10 @@ def _build(source: Path, out: Path, base_url: str | None, strict: bool,
         result.pages = plan_site(result.site, result.scored, result.problems)
     with _timed(result.timings, "render"):
         renderer = Renderer(source, config, result.site.pages)
+        if renderer.problems:  # files of the theme it skipped
+            result.problems = sorted_problems(result.problems + renderer.problems)
+            if strict:
+                raise DataError(result.problems)
         files = render_all(renderer, result.pages, progress)
         files.update(renderer.static_outputs())
     with _timed(result.timings, "finish"):

@@ -38,6 +38,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
         return 130
+    except OSError as exc:  # the output cannot be written: a full disk, a folder not ours
+        where = f" ({exc.filename})" if exc.filename else ""
+        kept = (f"; the previous site in {args.out}/ is unchanged"
+                if getattr(args, "out", None) and args.command == "build" else "")
+        print(f"site-builder: could not write the site: {exc.strerror or exc}{where}{kept}.",
+              file=sys.stderr)
+        return EXIT_ERRORS
+    except Exception as exc:  # a bug of ours: one line the organizer can report, no traceback
+        if os.environ.get("SITE_BUILDER_TRACEBACK"):
+            raise
+        print(f"site-builder: internal error: {type(exc).__name__}: {exc}. This is a bug in "
+              "site-builder: please report it (SITE_BUILDER_TRACEBACK=1 shows where).",
+              file=sys.stderr)
+        return EXIT_ERRORS
 
 
 def _parser() -> argparse.ArgumentParser:

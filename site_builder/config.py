@@ -9,10 +9,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .problems import ConfigError, ProblemLog
+from .sources import FOLDER, kind
 from .textfiles import TomlDoc, read_toml
 from .tomlkeys import KeyReader
 
 SITE_FILE = "site.toml"
+HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*"
+                  r"[A-Za-z0-9])?)*(?::[0-9]{1,5})?")
+"""A host name (ASCII: an international one in its xn-- form) and an optional port."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +40,9 @@ class BaseUrl:
             raise ValueError(f"base_url {text!r} must not carry a query or #fragment")
         if not parts.scheme and (parts.netloc or not text.startswith("/")):
             raise ValueError(f"base_url {text!r} must be a path like /my-league/ or a full URL")
+        if parts.scheme and not HOST.fullmatch(parts.netloc):
+            raise ValueError(f"base_url {text!r} must name a host after {parts.scheme}://, "
+                             "like https://example.org/my-league/")
         path = "/" + parts.path.strip("/") + "/" if parts.path.strip("/") else "/"
         if not re.fullmatch(r"[A-Za-z0-9._~/-]+", path):
             raise ValueError(f"base_url {text!r} may only use letters, digits and . _ ~ - in its path")
@@ -103,9 +110,10 @@ class SiteConfig:
 def load_config(source: Path, log: ProblemLog) -> SiteConfig:
     """Read `site.toml` if present; every default applies to a site without one."""
     path = source / SITE_FILE
-    if not path.exists():
+    found = kind(path, SITE_FILE, source, log)
+    if found is None:  # none (every default applies), or skipped with a warning
         return SiteConfig()
-    if not path.is_file():
+    if found == FOLDER:
         log.error(SITE_FILE, None, "is not a file: site settings go in a site.toml file")
         return SiteConfig()
     doc = read_toml(path, SITE_FILE, log)

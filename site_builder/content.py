@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .model import ContentPage
 from .problems import ProblemLog
+from .sources import FOLDER, files_under, kind
 from .textfiles import read_text
 
 CONTENT_DIR = "content"
@@ -21,14 +23,16 @@ def load_content(source: Path, event_slugs: set[str], log: ProblemLog
     pages: list[ContentPage] = []
     home = None
     reports: dict[str, ContentPage] = {}
-    if not root.is_dir():
+    if kind(root, CONTENT_DIR, source, log) != FOLDER:
         return pages, home, reports
     published: dict[str, str] = {}
-    for path in sorted(root.rglob("*.md"), key=lambda p: p.relative_to(root).as_posix()):
-        relative = path.relative_to(root).as_posix()
-        if any(part.startswith(".") for part in path.relative_to(root).parts):
+    for relative, path in files_under(root, CONTENT_DIR, source, log):
+        if not relative.endswith(".md"):
             continue
         shown = f"{CONTENT_DIR}/{relative}"
+        if (unsafe := _unsafe_name(relative)) is not None:
+            log.error(shown, None, unsafe)
+            continue
         text = read_text(path, shown, log)
         if text is None:
             continue
@@ -55,6 +59,28 @@ def load_content(source: Path, event_slugs: set[str], log: ProblemLog
             stem = Path(relative).stem if Path(relative).stem != "index" else Path(relative).parent.name
             pages.append(ContentPage(shown, url, _title(text, stem.replace("-", " ").title()), text))
     return pages, home, reports
+
+
+URL_SAFE = re.compile(r"[\w.~-]+")
+"""Letters (any script), digits and _ . ~ -: what a URL path segment carries as it is."""
+
+
+def _unsafe_name(relative: str) -> str | None:
+    """Why this content file cannot be published under its name, or None. A name with spaces,
+    ? # % or other URL punctuation would need encoding in every link, and GitHub Pages and
+    browsers disagree on some of them: refusing them, with the fix, is clearer."""
+    segments = relative.removesuffix(".md").split("/")
+    for segment in segments:
+        if not URL_SAFE.fullmatch(segment):
+            bad = sorted({c for c in segment if not URL_SAFE.fullmatch(c)})
+            shown = " ".join("a space" if c == " " else repr(c) for c in bad)
+            example = re.sub(r"[^\w.~]+", "-", segment).strip("-") or "page"
+            return (f"the name '{segment}' has {shown}, which a web address cannot carry as it "
+                    f"is: rename it with letters, digits and - only, e.g. '{example}'")
+        if segment == "index.html":  # the page of the folder above would be this folder
+            return ("a page named index.html.md would be published at a folder index.html/, "
+                    "where its parent's own page (index.html) is: rename it, e.g. index.md")
+    return None
 
 
 def _url_of(relative: str) -> str:

@@ -18,7 +18,8 @@ from .people import PLAYERS_FILE, SLUG, Directory, load_directory, slugify
 from .problems import ConfigError, Problem, ProblemLog
 from .rules import PLANNED_GAMES, RULESETS
 from .rules.tiebreaks import default_seed
-from .textfiles import ColumnSpec, read_csv, read_toml
+from .sources import FILE, FOLDER, entries, is_utf8, kind, printable, read_bytes
+from .textfiles import LIMITS, ColumnSpec, read_csv, read_toml
 from .tomlkeys import KeyReader
 
 EVENTS_DIR = "data/events"
@@ -29,6 +30,10 @@ MAX_ROUND = 999
 """No tournament has more rounds; a larger number is a mistake (often a date)."""
 STATUSES = ("in-progress", "final")
 GAMES = tuple(RULESETS) + PLANNED_GAMES
+
+
+EventFiles = dict[str, tuple[Path, str]]
+"""An event folder's usable entries: name → (path, FILE or FOLDER)."""
 
 
 RoundCache = dict[tuple, tuple[Round | None, list[Problem]]]
@@ -58,31 +63,38 @@ def load_site(source: Path, log: ProblemLog,
     config = load_config(source, log)
     directory = load_directory(source, log)
     events = []
-    for folder in _event_folders(source, log):
+    folders = _event_folders(source, log)
+    for folder in folders:
         cache = round_caches.setdefault(folder.name, {}) if round_caches is not None else None
         if (event := load_event(source, folder, log, cache)) is not None:
             events.append(event)
     events.sort(key=lambda e: e.order)
     people = _assign_ids(events, directory, log)
-    pages, home, reports = load_content(source, {e.slug for e in events}, log)
-    return Site(config, events, people, pages, home, reports)
+    slugs = {folder.name for folder in folders}
+    pages, home, reports = load_content(source, slugs, log)
+    return Site(config, events, people, pages, home, reports, slugs)
+
+
+def is_event_folder(source: Path, slug: str) -> bool:
+    """Whether data/events/<slug> is an event folder as _event_folders lists them."""
+    return (not slug.startswith(".") and is_utf8(slug)
+            and kind(source / EVENTS_DIR / slug, slug, source, ProblemLog()) == FOLDER)
 
 
 def _event_folders(source: Path, log: ProblemLog) -> list[Path]:
     root = source / EVENTS_DIR
-    if not root.is_dir():
-        if root.exists() or root.is_symlink():
+    found = kind(root, EVENTS_DIR, source, log)
+    if found != FOLDER:
+        if found == FILE:
             log.error(EVENTS_DIR, None, "is not a folder: each event is a folder "
                                         f"{EVENTS_DIR}/<slug>/ with an event.toml")
         return []
     folders = []
-    for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        if entry.name.startswith(".") or entry.suffix.lower() in (".md", ".txt"):
-            continue
-        if entry.is_dir():
-            folders.append(entry)
-        else:
-            log.warning(f"{EVENTS_DIR}/{entry.name}", None,
+    for name, path, found in entries(root, EVENTS_DIR, source, log) or ():
+        if found == FOLDER:
+            folders.append(path)
+        elif path.suffix.lower() not in (".md", ".txt"):
+            log.warning(f"{EVENTS_DIR}/{name}", None,
                         f"is ignored: each event is a folder {EVENTS_DIR}/<slug>/ with an event.toml")
     return folders
 
@@ -100,15 +112,21 @@ def load_event(source: Path, folder: Path, log: ProblemLog,
 
 def _load_event(source: Path, folder: Path, log: ProblemLog,
                 round_cache: RoundCache | None) -> Event | None:
-    shown_folder = f"{EVENTS_DIR}/{folder.name}"
+    shown_folder = f"{EVENTS_DIR}/{printable(folder.name)}"
     toml_shown = f"{shown_folder}/{EVENT_FILE}"
-    if not (folder / EVENT_FILE).is_file():
+    if kind(folder, shown_folder, source, log) != FOLDER:
+        return None  # gone, or skipped with a warning (a link out of the site)
+    listing = entries(folder, shown_folder, source, log)
+    if listing is None:
+        return None  # unreadable: reported
+    files: EventFiles = {name: (path, found) for name, path, found in listing}
+    if files.get(EVENT_FILE, (None, None))[1] != FILE:
         log.error(toml_shown, None, f"is missing: every event folder needs an {EVENT_FILE} "
                                     "with name, date and game")
         return None
     if not SLUG.fullmatch(folder.name):
         log.error(toml_shown, 1,
-                  f"the folder name '{folder.name}' is not a URL-safe slug: use lowercase letters, "
+                  f"the folder name '{printable(folder.name)}' is not a URL-safe slug: use lowercase letters, "
                   f"digits and '-' only, e.g. '{slugify(folder.name) or 'my-event'}'")
     doc = read_toml(folder / EVENT_FILE, toml_shown, log)
     if doc is None:
@@ -125,8 +143,8 @@ def _load_event(source: Path, folder: Path, log: ProblemLog,
     info = replace(info, format=getattr(options, "format", None))
     event = Event(info, shown_folder, options,
                   key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
-    event.registrations = _read_registrations(folder, shown_folder, log)
-    event.rounds = _read_rounds(folder, shown_folder, ruleset, options, log, round_cache)
+    event.registrations = _read_registrations(files, shown_folder, log)
+    event.rounds = _read_rounds(files, shown_folder, ruleset, options, log, round_cache)
     ruleset.validate(event, log)
     _check_registered(event, log)
     return event
@@ -166,13 +184,14 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
 _REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name"))
 
 
-def _read_registrations(folder: Path, shown_folder: str, log: ProblemLog) -> tuple[Registration, ...]:
-    path = folder / REGISTRATIONS_FILE
+def _read_registrations(files: EventFiles, shown_folder: str, log: ProblemLog
+                        ) -> tuple[Registration, ...]:
     shown = f"{shown_folder}/{REGISTRATIONS_FILE}"
-    if not (path.exists() or path.is_symlink()):
+    if REGISTRATIONS_FILE not in files:
         return ()
-    if not path.is_file():
-        log.error(shown, None, "is not a readable file (a folder, or a broken link)")
+    path, found = files[REGISTRATIONS_FILE]
+    if found != FILE:
+        log.error(shown, None, "is a folder: the registrations are a file")
         return ()
     quiet = ProblemLog()  # registration files may carry any other columns (faction, club, …)
     table = read_csv(path, shown, _REGISTRATION_SPEC, quiet)
@@ -197,12 +216,12 @@ def _read_registrations(folder: Path, shown_folder: str, log: ProblemLog) -> tup
     return tuple(registrations)
 
 
-def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: ProblemLog,
+def _read_rounds(files: EventFiles, shown_folder: str, ruleset, options, log: ProblemLog,
                  cache: RoundCache | None = None) -> tuple[Round, ...]:
     """The event's rounds in order. With a cache (watch mode keeps one per event), a file whose
     bytes are unchanged since the last load is not parsed again: the organizer's new round file
     is the only one read into rows."""
-    numbered = _round_files(folder, shown_folder, log)
+    numbered = _round_files(files, shown_folder, log)
     _check_round_gaps(numbered, shown_folder, log)
     rounds, used = [], set()
     for number in sorted(numbered):
@@ -227,10 +246,13 @@ def _read_rounds(folder: Path, shown_folder: str, ruleset, options, log: Problem
 
 
 def _cache_key(path: Path, shown: str, ruleset, options) -> tuple | None:
+    raw = read_bytes(path, shown, ProblemLog(), LIMITS[".csv"])
+    if raw is None:
+        return None  # unreadable or too large: the read reports it
+    key = (ruleset.game, options, shown, raw)
     try:
-        key = (ruleset.game, options, shown, path.read_bytes())
         hash(key)
-    except (OSError, TypeError):  # unreadable (reported by the read), or unhashable options
+    except TypeError:  # unhashable options
         return None
     return key
 
@@ -253,10 +275,11 @@ def _read_round(number: int, path: Path, shown: str, ruleset, options, log: Prob
     return Round(number, shown, rows, rejected, partial=bool(bad_lines))
 
 
-def _round_files(folder: Path, shown_folder: str, log: ProblemLog) -> dict[int, Path]:
+def _round_files(files: EventFiles, shown_folder: str, log: ProblemLog) -> dict[int, Path]:
     """round-<n>.csv files by round number, every odd file name reported."""
     numbered: dict[int, Path] = {}
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+    for name in sorted(files):
+        path, found = files[name]
         if path.suffix.lower() != ".csv" or path.name == REGISTRATIONS_FILE:
             continue
         shown = f"{shown_folder}/{path.name}"
@@ -271,8 +294,8 @@ def _round_files(folder: Path, shown_folder: str, log: ProblemLog) -> dict[int, 
             continue
         digits = match.group(1).lstrip("0") or "0"  # leading zeros are fine: round-01.csv
         number = int(digits) if len(digits) <= len(str(MAX_ROUND)) else MAX_ROUND + 1
-        if not path.is_file():
-            log.error(shown, None, "is not a readable file (a folder, or a broken link)")
+        if found != FILE:
+            log.error(shown, None, "is a folder: a round is a file")
         elif not 1 <= number <= MAX_ROUND:
             log.error(shown, 1, f"'{match.group(1)}' is not a round number: round files are "
                                 "numbered from 1 (round-1.csv, round-2.csv, …)")

@@ -114,3 +114,5 @@ class Site:
     pages: list[ContentPage]
     home_text: ContentPage | None
     reports: dict[str, ContentPage]
+    event_folders: set[str] = field(default_factory=set)
+    """The slugs of data/events' folders, loaded or not (one with errors still owns its report)."""

@@ -9,9 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .problems import ProblemLog
+from .sources import FOLDER, kind
 from .textfiles import ColumnSpec, read_csv
 
 PLAYERS_FILE = "data/players.csv"
+DIRECTORY_LIMIT, DIRECTORY_ROWS = 10_000_000, 100_000
+"""data/players.csv lists a community's people over years: room for a hundred thousand."""
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
@@ -51,12 +54,14 @@ _SPEC = ColumnSpec(required=("id", "name"), optional=("aliases",))
 def load_directory(source: Path, log: ProblemLog) -> Directory:
     directory = Directory()
     path = source / PLAYERS_FILE
-    if not (path.exists() or path.is_symlink()):
+    found = kind(path, PLAYERS_FILE, source, log)
+    if found is None:  # none, or skipped with a warning
         return directory
-    if not path.is_file():
-        log.error(PLAYERS_FILE, None, "is not a readable file (a folder, or a broken link)")
+    if found == FOLDER:
+        log.error(PLAYERS_FILE, None, "is a folder: the player directory is a file")
         return directory
-    table = read_csv(path, PLAYERS_FILE, _SPEC, log)
+    table = read_csv(path, PLAYERS_FILE, _SPEC, log, limit=DIRECTORY_LIMIT,
+                     max_rows=DIRECTORY_ROWS)
     if table is None:
         return directory
     claimed: dict[str, tuple[str, int]] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -41,12 +42,28 @@ class Problem:
         """`path:line: message`, the form editors and CI annotate; warnings say so. A template
         error's message already starts with its own `template:line`."""
         label = "" if self.is_error else "warning: "
+        message = one_line(self.message)
         if self.path in ("", "themes") and self.line is None:  # of no one file, or a template's
-            return f"{label}{self.message}"
-        return f"{self.location(source)}: {label}{self.message}"
+            return f"{label}{message}"
+        return f"{one_line(self.location(source))}: {label}{message}"
 
     def __str__(self) -> str:
         return self.format()
+
+
+LONGEST_MESSAGE = 600
+"""Characters of a message shown; the middle of a longer one (a list of 20,000 names at one
+table of a broken file) is left out, its start and its end (what to do) kept."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """The text on one line, as editors and CI read `path:line: message`: a line break or other
+    control character inside a name shows as its escape (\\n), and a very long text is cut."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    if len(text) > LONGEST_MESSAGE:
+        text = f"{text[:LONGEST_MESSAGE - 160]} … {text[-150:]}"
+    return text
 
 
 @dataclass(slots=True)

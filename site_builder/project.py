@@ -27,7 +27,8 @@ from pathlib import Path
 from .build import check, collector_paused, keep_freed_memory
 from .content import load_content
 from .finish import extra_files, sitemap_line
-from .load import EVENTS_DIR, RoundCache, assign_event_ids, check_source, load_event
+from .load import (EVENTS_DIR, RoundCache, assign_event_ids, check_source, is_event_folder,
+                   load_event)
 from .model import Event, Person, Site
 from .people import Directory, load_directory
 from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, content_page,
@@ -35,7 +36,8 @@ from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, co
                    player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
-from .render import Renderer, builtin_theme, render_all
+from .render import Renderer, render_all
+from .themefiles import builtin_theme
 from .write import (check_output_folder, delete_files, has_bytes, replace_file, write_new_file,
                     write_site)
 from .rules import RULESETS
@@ -267,6 +269,7 @@ class Project:
         folders = {e.folder for e in site.events}
         self.site_problems = [p for p in problems
                               if not any(p.path.startswith(f + "/") for f in folders)]
+        self.site_problems += self.renderer.problems
         self.rankings, self.ranking_index = site_rankings(site, scored)
         self.named_in, self.histories, self.history_rows = {}, {}, HistoryRows()
         for state in self.events.values():
@@ -371,12 +374,16 @@ class Project:
         touched: set[str] = set()
         clock = time.perf_counter()
         events_before = set(self.events)
+        folders_before = set(self.site.event_folders)
         for slug in slugs:
             touched |= self._reload_event(slug)
+            (self.site.event_folders.add if is_event_folder(self.source, slug)
+             else self.site.event_folders.discard)(slug)
         report.phases["load and score"] = time.perf_counter() - clock
         # An event report is checked against the events: one added or deleted may start or
         # end its "no such event" warning.
-        if any(c.startswith("content/") for c in changed) or set(self.events) != events_before:
+        if (any(c.startswith("content/") for c in changed) or set(self.events) != events_before
+                or self.site.event_folders != folders_before):
             touched |= self._reload_content()
         themes = [c for c in changed if c.startswith("themes/")]
         if themes:
@@ -391,7 +398,7 @@ class Project:
         folder = self.source / EVENTS_DIR / slug
         log = ProblemLog()
         cache = self._round_caches.setdefault(slug, {})
-        event = load_event(self.source, folder, log, cache) if folder.is_dir() else None
+        event = load_event(self.source, folder, log, cache)
         if event is None:
             self._round_caches.pop(slug, None)
         if event is not None:
@@ -505,7 +512,7 @@ class Project:
     def _reload_content(self) -> set[str]:
         log = ProblemLog()
         before = (self.site.pages, self.site.home_text, self.site.reports)
-        pages, home, reports = load_content(self.source, set(self.events), log)
+        pages, home, reports = load_content(self.source, self.site.event_folders, log)
         if log.has_errors():
             self.blocked["content"] = log.problems
             return set()
@@ -527,7 +534,11 @@ class Project:
         return units
 
     def _replace_renderer(self, nav: list) -> None:
+        theme_problems = self.renderer.problems
         self.renderer = Renderer(self.source, self.site.config, nav)
+        if self.renderer.problems != theme_problems:  # the theme's skipped files, as they are now
+            self.site_problems = [p for p in self.site_problems if p not in theme_problems] \
+                + self.renderer.problems
         self._refreeze = True  # the old one is garbage frozen with the session: see tidy()
 
     def _reload_theme(self, changed: list[str], report: Report) -> set[str]:

@@ -30,26 +30,10 @@ from .plan import Page
 from .problems import TemplateError
 from .rules.base import remembered
 from .templates import PARTIAL_OF_FILTER
+from .themefiles import ThemeLoader, theme_dirs, theme_files
 
-PACKAGE_DIR = Path(__file__).resolve().parent
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
-
-
-def builtin_theme() -> Path:
-    """The default theme: inside the package when installed from a wheel, else the repository's."""
-    for candidate in (PACKAGE_DIR / "_theme", PACKAGE_DIR.parent / "themes" / "default"):
-        if (candidate / "templates").is_dir():
-            return candidate
-    raise TemplateError("the built-in default theme is missing from this installation")
-
-
-def theme_dirs(source: Path, config: SiteConfig) -> list[Path]:
-    """The site's own theme first (its files override), then the built-in default."""
-    own = source / "themes" / config.theme
-    builtin = builtin_theme()
-    dirs = [own] if own.is_dir() and own.resolve() != builtin.resolve() else []
-    return dirs + [builtin]
 
 
 def row_cells(row: Any, columns: Any) -> Markup:
@@ -242,7 +226,7 @@ class Renderer:
         self.config = config
         self.dirs = theme_dirs(source, config)
         self.env = jinja2.Environment(
-            loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(d / "templates") for d in self.dirs]),
+            loader=jinja2.ChoiceLoader([ThemeLoader(d, source) for d in self.dirs]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -255,7 +239,8 @@ class Renderer:
             extensions=[AsciiText],
         )
         self.markdown = make_renderer(config.base_url.path)
-        self.static = self._static_files()
+        self.static, self.problems = theme_files(self.dirs, source)
+        """The static files by path under static/, and the warnings about the theme's files."""
         self._caches: dict[tuple[str, str], RecentStrings] = {}
         """("value" | "identity" | "runs", template) → that template's cache of that kind."""
         self._splices: list[list[str]] | None = None
@@ -390,17 +375,6 @@ class Renderer:
     def _markdown_body(self, text: str) -> Markup:
         """Markdown without its `# Title` line, for pages that show the title as their heading."""
         return self._markdown(split_title(text))
-
-    def _static_files(self) -> dict[str, bytes]:
-        """Static files by path under static/; the site's theme overrides the built-in one."""
-        files: dict[str, bytes] = {}
-        for theme in reversed(self.dirs):
-            root = theme / "static"
-            if root.is_dir():
-                for path in sorted(root.rglob("*")):
-                    if path.is_file() and not path.name.startswith("."):
-                        files[path.relative_to(root).as_posix()] = path.read_bytes()
-        return dict(sorted(files.items()))
 
     def _asset_url(self, name: str) -> str:
         """A static file's URL. No content hash in it on purpose: a hash would put the stylesheet's

@@ -18,18 +18,28 @@ from pathlib import Path
 from typing import Any
 
 from .problems import ProblemLog
+from .sources import read_bytes
 
 BOM = "\ufeff"
 
 
-def read_text(path: Path, shown: str, log: ProblemLog, raw: bytes | None = None) -> str | None:
+LIMITS = {".md": 2_000_000, ".csv": 2_000_000, ".toml": 1_000_000}
+"""The largest text file of each kind, in bytes: a report of 2 MB is a long book, a round file
+of 2 MB holds ten thousand players. Without a cap, one committed file could take the build past
+the memory of the machine building it (a 50 MB report needed 2.5 GB): see README, "Limits"."""
+MAX_ROWS = 10_000
+"""The most rows a round or registration file may have (one round of 10,000 players builds in
+about 0.2 GB)."""
+
+
+def read_text(path: Path, shown: str, log: ProblemLog, raw: bytes | None = None,
+              limit: int | None = None) -> str | None:
     """The file's text (a UTF-8 BOM removed), or None after logging why it can't be read.
-    `raw` is the file's content when the caller has already read it."""
+    `raw` is the file's content when the caller has already read it; `limit` the largest size
+    allowed, by default the one for the file's kind (LIMITS)."""
     if raw is None:
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
+        raw = read_bytes(path, shown, log, limit or LIMITS.get(path.suffix.lower(), 1_000_000))
+        if raw is None:
             return None
     try:
         text = raw.decode("utf-8")
@@ -80,10 +90,16 @@ class ColumnSpec:
 
 
 def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
-             raw: bytes | None = None) -> CsvTable | None:
-    """Parse a CSV file against `spec`. Returns None when the file can't be used at all."""
-    text = read_text(path, shown, log, raw)
+             raw: bytes | None = None, limit: int | None = None,
+             max_rows: int = MAX_ROWS) -> CsvTable | None:
+    """Parse a CSV file against `spec`. Returns None when the file can't be used at all
+    (unreadable, over `limit` bytes or `max_rows` rows)."""
+    text = read_text(path, shown, log, raw, limit)
     if text is None:
+        return None
+    if text.count("\n") > max_rows + 1 and _records(text) > max_rows + 1:
+        log.error(shown, None, f"has more than {max_rows:,} rows, the most a file of this kind "
+                               "may have (see the README's Limits)")
         return None
     records = _physical_records(text, shown, log)
     first = next(records, None)
@@ -95,6 +111,8 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
     if columns is None:
         return None
     errors_before = len(log.problems)
+    if "\x00" in text:  # a damaged file, or not text: never a name
+        records = _without_nul_rows(records, shown, log)
     rows = [
         row
         for line, cells in records
@@ -103,6 +121,23 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
     if any(p.message.startswith(_UNREADABLE) for p in log.problems[errors_before:]):
         return None  # the records stopped at a row the csv module could not read
     return CsvTable(header_line, columns, tuple(rows))
+
+
+def _records(text: str) -> int:
+    """How many non-blank records the CSV text has (a quoted cell may span lines)."""
+    try:
+        return sum(1 for cells in csv.reader(io.StringIO(text, newline="")) if any(cells))
+    except csv.Error:
+        return 0  # reported where the rows are read
+
+
+def _without_nul_rows(records, shown: str, log: ProblemLog):
+    for line, cells in records:
+        if any("\x00" in cell for cell in cells):
+            log.error(shown, line, "a cell holds a NUL byte (\\x00), which no name or result "
+                                   "has: the file is damaged or not text; retype the row")
+        else:
+            yield line, cells
 
 
 CELL_LIMIT = csv.field_size_limit()

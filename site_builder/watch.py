@@ -5,11 +5,15 @@ pieces; copying a folder in creates many files at once. The watcher collects eve
 calls back once the burst is over: when no changed file is still open for writing (Linux reports
 the close of a written file) and nothing has changed for a short quiet moment. Where the system
 does not report closes, a longer quiet moment stands in for it.
+
+A file opened before its folder was watched (the folder was just made or moved in) is reported
+created but never opened: whether it is still being written is then asked of /proc.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +37,8 @@ file by file, and on a busy machine the gaps between its files outlasted the sho
 giving a rebuild of half an event. A new folder is rare, so the wait costs little."""
 STILL_OPEN_LIMIT = 3.0
 """Rebuild anyway when a changed file has stayed open this long without a change."""
+LINKABLE = ("data", "content", "themes")
+"""Inputs an organizer may keep elsewhere and link in: the site's watch does not follow links."""
 
 # Stopping can race watchdog's inotify reader, which then logs "queue_events() called when the
 # thread is inactive" as an error: harmless (nothing is being watched any more), but an
@@ -46,8 +52,35 @@ def relevant(relative: str) -> bool:
     name = relative.rsplit("/", 1)[-1]
     if not relative or name.startswith((".", "~")) or name.endswith(("~", ".swp", ".swx", ".tmp")):
         return False
-    return relative in WATCHED_FILES or relative.startswith(WATCHED) or relative in ("data", "content",
-                                                                                       "themes")
+    return relative in WATCHED_FILES or relative.startswith(WATCHED) or relative in LINKABLE
+
+
+def open_for_writing(paths: set[str]) -> set[str] | None:
+    """Those of `paths` (absolute, resolved) that some process has open for writing, read from
+    /proc; None where there is no /proc to ask. Processes we may not read are skipped: an
+    organizer's own programs are readable. A few milliseconds for a hundred processes."""
+    if not os.path.isdir("/proc/self/fdinfo"):
+        return None
+    found: set[str] = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target in paths and _writable(f"/proc/{pid}/fdinfo/{fd}"):
+                    found.add(target)
+            except OSError:
+                continue  # the process or the descriptor is gone
+    return found
+
+
+def _writable(fdinfo: str) -> bool:
+    with open(fdinfo, encoding="ascii") as lines:
+        flags = next((line.split()[1] for line in lines if line.startswith("flags:")), "0")
+    return int(flags, 8) & os.O_ACCMODE != os.O_RDONLY
 
 
 class Watcher(FileSystemEventHandler):
@@ -62,6 +95,11 @@ class Watcher(FileSystemEventHandler):
         self._open: set[str] = set()
         self._created: set[str] = set()
         """Files created in the current burst: one renamed away was a save's temporary file."""
+        self._unseen_open: set[str] = set()
+        """Files created in the current burst whose opening was not seen, nor a close: opened before
+        their new folder was watched, they may still be being written (see _still_written)."""
+        self._links: dict[str, Path] = {}
+        """Linked inputs (see LINKABLE) and their targets, resolved: events there map back."""
         self._new_folder = False
         """Whether the current burst made a folder (see QUIET_AFTER_NEW_FOLDER)."""
         self._last_event = 0.0
@@ -70,8 +108,22 @@ class Watcher(FileSystemEventHandler):
 
     def start(self) -> None:
         self.observer.schedule(self, str(self.source), recursive=True)
+        self._follow_links()
         self.observer.start()
         self._thread.start()
+
+    def _follow_links(self) -> None:
+        """Watch linked inputs' targets too: watchdog's inotify watch does not follow links."""
+        for name in LINKABLE:
+            link = self.source / name
+            if not link.is_symlink() or not link.is_dir():
+                continue
+            target = link.resolve()
+            if self.source.is_relative_to(target):
+                continue  # a loop back over the site: nothing more to see, nothing to map
+            self._links[name] = target
+            if not target.is_relative_to(self.source):  # inside, the site's watch sees it
+                self.observer.schedule(self, str(target), recursive=True)
 
     def stop(self) -> None:
         with self._lock:
@@ -84,9 +136,12 @@ class Watcher(FileSystemEventHandler):
     # -- watchdog's side: note what changed
 
     def _relative(self, path: str | bytes) -> str:
-        text = path.decode() if isinstance(path, bytes) else path
+        resolved = Path(os.fsdecode(path)).resolve()
+        for name, target in self._links.items():  # first: a target may lie inside the site
+            if resolved.is_relative_to(target):
+                return (name / resolved.relative_to(target)).as_posix()
         try:
-            return Path(text).resolve().relative_to(self.source).as_posix()
+            return resolved.relative_to(self.source).as_posix()
         except ValueError:
             return ""
 
@@ -102,16 +157,19 @@ class Watcher(FileSystemEventHandler):
         with self._lock:
             if event.event_type == "opened":
                 self._open.update(paths)
+                self._unseen_open.difference_update(paths)
                 return
-            if event.event_type in ("closed", "closed_no_write"):
+            if event.event_type == "closed_no_write":
                 self._open.difference_update(paths)
-                if event.event_type == "closed_no_write":
-                    return
-            if event.event_type in ("deleted", "moved"):
+                return  # a reader's close: a change only when written
+            if event.event_type in ("closed", "deleted", "moved"):
                 self._open.difference_update(paths)
+                self._unseen_open.difference_update(paths)
             if event.event_type == "created":
                 self._created.update(paths)
                 self._new_folder |= event.is_directory
+                if not event.is_directory and self.close_events:
+                    self._unseen_open.update(paths)  # its "opened" follows, unless it came first
             if event.event_type == "moved" and paths[0] in self._created:
                 self._dirty.discard(paths[0])  # an editor's temporary file, renamed into place
                 paths = paths[1:]
@@ -131,13 +189,20 @@ class Watcher(FileSystemEventHandler):
                 batch = sorted(self._dirty)
                 self._dirty.clear()
                 self._created.clear()
+                self._unseen_open.clear()
                 self._new_folder = False
-            self.on_change(batch)
+            try:
+                self.on_change(batch)
+            except Exception:  # the callback's own bug: said once, and the next change is seen
+                logging.getLogger(__name__).exception("rebuilding after %s failed", batch)
 
     def _wait(self) -> float | None:
         if not self._dirty:
             return None
-        return max(0.005, self._quiet() - (time.monotonic() - self._last_event))
+        idle = time.monotonic() - self._last_event
+        # Past the quiet moment only open files hold the batch back: their closes wake us.
+        until = self._quiet() if idle < self._quiet() else STILL_OPEN_LIMIT
+        return max(0.005, until - idle)
 
     def _quiet(self) -> float:
         return max(self.quiet, QUIET_AFTER_NEW_FOLDER) if self._new_folder else self.quiet
@@ -148,5 +213,18 @@ class Watcher(FileSystemEventHandler):
         idle = time.monotonic() - self._last_event
         if idle < self._quiet():
             return False
-        still_writing = self._dirty & self._open
-        return not still_writing or idle >= STILL_OPEN_LIMIT
+        if idle >= STILL_OPEN_LIMIT:
+            return True
+        return not self._dirty & self._open and not self._still_written()
+
+    def _still_written(self) -> bool:
+        """Whether a file whose opening was not seen is open for writing. Asked once per file,
+        and only when the batch is otherwise ready: such a file counts as open from then on, and
+        its close (its folder is watched by now) wakes us. Without /proc, it counts as complete."""
+        unseen = {str((self.source / p).resolve()): p for p in self._unseen_open & self._dirty}
+        self._unseen_open.clear()
+        writing = open_for_writing(set(unseen)) if unseen else None
+        if not writing:
+            return False
+        self._open.update(unseen[path] for path in writing)
+        return True

@@ -1,0 +1,153 @@
+"""What a build may read from the source folder, decided in one place.
+
+Jekyll's safe mode is the model: a link that leads out of the site is skipped with a warning, so a
+link committed to the repository cannot publish the files of whoever builds it (a GitHub Pages
+runner's secrets, say). The top-level `data`, `content` and `themes` may themselves be links to
+folders elsewhere (an organizer's data kept in another checkout): following those is the site's
+own layout, and links below them are judged against their targets too.
+
+A named pipe or device is skipped unread (reading one blocks, or never ends), a name that is not
+UTF-8 is reported (it cannot be published or printed), and a folder that cannot be read is an
+error: the build would otherwise be silently incomplete.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .problems import ProblemLog
+
+INPUT_FOLDERS = ("data", "content", "themes")
+FILE, FOLDER = "file", "folder"
+
+
+def printable(name: str) -> str:
+    """A file name as it can be shown: bytes that are not UTF-8 as \\xNN."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def is_utf8(name: str) -> bool:
+    """Python keeps the bytes of a name that is not UTF-8 as lone surrogates."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def roots(source: Path) -> list[str]:
+    """The real folders a link may lead into: the source, and the targets of its top-level
+    input folders when they are links."""
+    found = [os.path.realpath(source)]
+    for name in INPUT_FOLDERS:
+        path = os.path.join(source, name)
+        if os.path.islink(path):
+            found.append(os.path.realpath(path))
+    return found
+
+
+def _within(path: str, folders: list[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in folders)
+
+
+def inside(path: Path, source: Path) -> bool:
+    """Whether the path, followed through every link on its way, stays inside the site."""
+    return _within(os.path.realpath(path), roots(source))
+
+
+def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) -> str | None:
+    """FILE or FOLDER for an input the build may read; None for one that is missing (nothing
+    logged) or skipped (a warning or error logged, saying why)."""
+    try:
+        link = path.is_symlink()
+        if path.is_file():
+            found = FILE
+        elif path.is_dir():
+            found = FOLDER
+        else:
+            mode = os.stat(path).st_mode  # raises FileNotFoundError when missing
+            found = None
+    except FileNotFoundError:
+        if link:
+            log.warning(shown, None, f"is a link to {os.readlink(path)}, which does not exist: "
+                                     "skipped")
+        return None
+    except OSError as exc:
+        log.error(shown, None, f"cannot be read: {exc.strerror or exc}: give the build access "
+                               "to it (chmod), or move it out of the site")
+        return None
+    if link:
+        target = os.path.realpath(path)
+        if not _within(target, roots(source)):
+            log.warning(shown, None, f"is a link to {printable(target)}, outside the site's folder: "
+                                     "skipped (links out of the site are never read, so a "
+                                     "committed link cannot publish other files)")
+            return None
+    if found is None:
+        what = "a named pipe" if stat.S_ISFIFO(mode) else \
+            "a socket" if stat.S_ISSOCK(mode) else "a device"
+        log.warning(shown, None, f"is {what}, not a file: skipped unread")
+    return found
+
+
+def entries(folder: Path, shown: str, source: Path, log: ProblemLog
+            ) -> list[tuple[str, Path, str]] | None:
+    """(name, path, FILE or FOLDER) of the folder's usable entries, by name; hidden ones
+    (editors' swap files, .git) left out, the others skipped as `kind` says. None, with an
+    error logged, when the folder cannot be read."""
+    try:
+        with os.scandir(folder) as listing:
+            found = sorted(listing, key=lambda entry: entry.name)
+    except OSError as exc:
+        log.error(shown, None, f"cannot be read: {exc.strerror or exc}: give the build access "
+                               "to it (chmod), or move it out of the site")
+        return None
+    usable = []
+    for entry in found:
+        if entry.name.startswith("."):
+            continue
+        entry_shown = f"{shown}/{printable(entry.name)}"
+        if not is_utf8(entry.name):
+            log.warning(entry_shown, None, "the name is not UTF-8 text, so it cannot be "
+                                           "published: skipped (rename it)")
+            continue
+        found_kind = kind(entry, entry_shown, source, log)
+        if found_kind is not None:
+            usable.append((entry.name, Path(entry.path), found_kind))
+    return usable
+
+
+def files_under(folder: Path, shown: str, source: Path, log: ProblemLog
+                ) -> list[tuple[str, Path]]:
+    """(path relative to `folder` with /, path) of every usable file under it, sorted by that
+    relative path (so 'guides.md' comes before 'guides/index.md')."""
+    found = []
+    for name, path, found_kind in entries(folder, shown, source, log) or ():
+        if found_kind == FOLDER:
+            found += [(f"{name}/{relative}", inner)
+                      for relative, inner in files_under(path, f"{shown}/{name}", source, log)]
+        else:
+            found.append((name, path))
+    return sorted(found)
+
+
+def read_bytes(path: Path, shown: str, log: ProblemLog, limit: int) -> bytes | None:
+    """The file's bytes, or None after logging why not: unreadable, or over `limit` bytes (no
+    input may take a build past about 1 GB of memory: see README, "Limits")."""
+    try:
+        size = os.stat(path).st_size
+        if size > limit:
+            log.error(shown, None, f"is {_size(size)}: the largest such a file may be is "
+                                   f"{_size(limit)} (see the README's Limits)")
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError as exc:
+        log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
+        return None
+
+
+def _size(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size:,} bytes"

@@ -1,0 +1,101 @@
+"""No single input may take a build past about 1 GB of memory (issue 18, point 9): each kind of
+file has a documented largest size (README, "Limits"); above it the file gets a clear message,
+and a site with every input at its limit builds well under 1 GB, measured here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import conquest_event
+
+EV = "data/events/2024-05-18-cup"
+ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
+
+
+def big_round(players: int) -> str:
+    return "table,player,result\n" + "".join(
+        f"{i // 2 + 1},Player {i:05d},{'win' if i % 2 == 0 else 'loss'}\n" for i in range(players))
+
+
+def report(size: int) -> str:
+    """Markdown of about `size` bytes: paragraphs of words, with emphasis and lists."""
+    paragraph = ("The *final* went to three games; **Ada** took the last one on time. " * 8
+                 + "\n\n- a list item\n- another\n\n")
+    return "# Report\n\n" + paragraph * (size // len(paragraph))
+
+
+@pytest.fixture
+def cup(site):
+    return site.write({f"{EV}/event.toml": conquest_event(structure="custom", swiss_rounds=5, cut=0),
+                       f"{EV}/round-1.csv": ROUND_1})
+
+
+@pytest.mark.parametrize("path,content,message", [
+    ("content/events/2024-05-18-cup.md", report(2_100_000),
+     "content/events/2024-05-18-cup.md: is 2.1 MB: the largest such a file may be is 2.0 MB"),
+    (f"{EV}/round-2.csv", big_round(10_002),
+     f"{EV}/round-2.csv: has more than 10,000 rows, the most a file of this kind may have"),
+    (f"{EV}/players.csv", "player\n" + "".join(f"P{i}\n" for i in range(10_001)),
+     f"{EV}/players.csv: has more than 10,000 rows"),
+    ("site.toml", 'title = "Club"\n' + "# padding\n" * 110_000,
+     "site.toml: is 1.1 MB: the largest such a file may be is 1.0 MB"),
+])
+def test_a_file_over_its_limit_is_one_clear_error(cup, run_cli, path, content, message):
+    cup.write({path: content})
+    result = run_cli("build", "--source", cup.root, "--out", cup.out)
+    assert result.code == 1 and not cup.out.exists()
+    assert any(line.startswith(message) for line in result.lines), result.err
+
+
+def test_theme_files_over_their_limit_are_skipped_with_a_warning(cup, run_cli):
+    static = cup.root / "themes/default/static/video.mp4"
+    static.parent.mkdir(parents=True)
+    with open(static, "wb") as handle:  # sparse: 51 MB on paper, nothing on disk
+        handle.truncate(51_000_000)
+    template = cup.root / "themes/default/templates/404.html"
+    template.parent.mkdir(parents=True)
+    template.write_text("{# padding #}\n" * 80_000)
+    result = run_cli("build", "--source", cup.root, "--out", cup.out)
+    assert result.code == 0, result.err
+    assert ("themes/default/static/video.mp4: warning: is larger than 50 MB, the largest a static "
+            "file may be (GitHub Pages refuses files over 100 MB): skipped") in result.lines
+    assert ("themes/default/templates/404.html: warning: is larger than 1 MB, the largest a "
+            "template may be: skipped") in result.lines
+    assert not (cup.out / "static/video.mp4").exists()
+    assert "Page not found" in (cup.out / "404.html").read_text()  # the built-in template
+
+
+MEASURED_BUILD = """
+import json, resource, sys
+from site_builder.cli import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def test_every_input_at_its_limit_builds_well_under_a_gigabyte(cup, capsys):
+    """The largest inputs allowed, all at once: a 10,000-player round, its registrations, a
+    report just under 2 MB, a player directory of 100,000 people. `/usr/bin/time -v` reports the
+    same peak (its "Maximum resident set size") as the build's own getrusage printed here."""
+    cup.write({
+        f"{EV}/round-1.csv": big_round(10_000),
+        f"{EV}/players.csv": "player\n" + "".join(f"Player {i:05d}\n" for i in range(10_000)),
+        "content/events/2024-05-18-cup.md": report(1_990_000),
+        "data/players.csv": "id,name,aliases\n" + "".join(
+            f"person-{i},Person {i},P{i}|Pers {i}\n" for i in range(100_000)),
+    })
+    assert os.path.getsize(cup.root / "content/events/2024-05-18-cup.md") < 2_000_000
+    measured = subprocess.run([sys.executable, "-c", MEASURED_BUILD, "build", "--source",
+                               str(cup.root), "--out", str(cup.out)],
+                              capture_output=True, text=True, timeout=300)
+    result = json.loads(measured.stdout.splitlines()[-1])
+    assert result["code"] == 0, measured.stderr
+    with capsys.disabled():
+        print(f"\n[memory] every input at its limit: peak {result['peak_mb']:.0f} MB "
+              f"({measured.stderr.splitlines()[0]})")
+    assert result["peak_mb"] < 1024
