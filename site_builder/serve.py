@@ -23,7 +23,9 @@ KEEPALIVE = 15.0
 PLACEHOLDER = b"""<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No site yet</title></head>
+<title>No site yet</title>
+<style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;
+margin:3rem auto;padding:0 1rem}</style></head>
 <body>
 <h1>No site yet</h1>
 <p>The first build has errors, so nothing has been published yet. Fix the errors listed below;

@@ -4,6 +4,7 @@ headless Chromium, data changed on disk behind it."""
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import re
 import signal
@@ -177,3 +178,26 @@ def test_a_first_build_with_errors_serves_a_page_that_says_so(tmp_path):
         assert _status(server.url + "events/2024-05-18-cup/") == 200
     finally:
         assert server.stop() == 130
+
+
+def _first_live_message(url: str) -> dict:
+    """The state the overlay shows: the first server-sent message of /__live/events."""
+    with urllib.request.urlopen(url + "__live/events", timeout=10) as stream:
+        for line in stream:
+            if line.startswith(b"data: "):
+                return json.loads(line[6:])
+    raise AssertionError("no message")
+
+
+def test_a_template_that_raises_is_in_the_overlay_and_serving_goes_on(served):
+    template = served.source / "themes/default/templates/404.html"
+    template.parent.mkdir(parents=True)
+    since = served.mark()
+    template.write_text('{% extends "base.html" %}{% block main %}{{ 1 // 0 }}{% endblock %}')
+    served.wait_for(r"nothing of it applied", since=since)
+    errors = _first_live_message(served.url)["errors"]
+    assert len(errors) == 1 and "404.html:1: ZeroDivisionError" in errors[0]
+    since = served.mark()
+    template.write_text('{% extends "base.html" %}{% block main %}<h1>Lost</h1>{% endblock %}')
+    served.wait_for(r"404\.html: \d+ pages? rendered", since=since)
+    assert _first_live_message(served.url)["errors"] == []

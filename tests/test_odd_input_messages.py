@@ -74,3 +74,16 @@ def test_a_template_that_fails_is_one_message_and_nothing_is_written(site, run_c
     result = run_cli("build", "--source", site.root, "--out", site.out)
     assert result.code == 1 and not site.out.exists()
     assert result.lines == [f"site-builder: themes/default/templates/404.html:1: {message}"]
+
+
+def test_a_stray_quote_that_swallows_the_file_is_named_at_its_line(site, run_cli):
+    rows = "".join(f"{i},Player {i}a,win\n{i},Player {i}b,loss\n" for i in range(2, 4000))
+    site.write({f"{EV}/event.toml": conquest_event(),
+                f"{EV}/round-1.csv": 'table,player,result\n1,"Ada,win\n1,Bram,loss\n' + rows})
+    result = run_cli("check", "--source", site.root)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert result.lines[0].startswith(
+        f"{EV}/round-1.csv:2: unreadable CSV: a quoted cell starting on this line runs on to line ")
+    assert result.lines[0].endswith('a stray double quote (") opens a cell that only another quote '
+                                    'closes. Remove it, or write a quote inside a cell as two ("")')
+    assert result.lines[1:] == ["1 error."]
