@@ -6,7 +6,7 @@ internal and may change.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from .build import BuildResult, build, check  # noqa: E402
 

@@ -90,6 +90,11 @@ def check(source: Path, base_url: str | None = None, strict: bool = False,
           round_caches: dict | None = None) -> BuildResult:
     """Load and score without writing anything; raises DataError when there are errors."""
     check_source(source)
+    return _loaded_and_scored(source, base_url, strict, round_caches)
+
+
+def _loaded_and_scored(source: Path, base_url: str | None, strict: bool,
+                       round_caches: dict | None = None) -> BuildResult:
     timings: dict[str, float] = {}
     log = ProblemLog()
     with _timed(timings, "load"):
@@ -114,16 +119,12 @@ def _build(source: Path, out: Path, base_url: str | None, strict: bool,
            progress: Progress | None) -> BuildResult:
     check_source(source)
     check_output_folder(source, out, (builtin_theme(),))
-    result = check(source, base_url, strict)
+    result = _loaded_and_scored(source, base_url, strict)
     config = result.site.config
     with _timed(result.timings, "plan"):
         result.pages = plan_site(result.site, result.scored, result.problems)
     with _timed(result.timings, "render"):
         renderer = Renderer(source, config, result.site.pages)
-        if renderer.problems:  # files of the theme it skipped
-            result.problems = sorted_problems(result.problems + renderer.problems)
-            if strict:
-                raise DataError(result.problems)
         files = render_all(renderer, result.pages, progress)
         files.update(renderer.static_outputs())
     with _timed(result.timings, "finish"):

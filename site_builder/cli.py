@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .build import BuildResult, build, check
-from .problems import ConfigError, DataError, Problem, ProblemLog, SiteError
+from .problems import ConfigError, DataError, Problem, ProblemLog, SiteError, one_line
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 SIGNAL_CHECK_SECONDS = 0.2
@@ -33,17 +33,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{verdict}{': ' + after if after else ''}.", file=sys.stderr)
         return EXIT_ERRORS
     except SiteError as exc:
-        print(f"site-builder: {exc}", file=sys.stderr)
+        print(f"site-builder: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_ERRORS
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
         return 130
-    except OSError as exc:  # the output cannot be written: a full disk, a folder not ours
-        where = f" ({exc.filename})" if exc.filename else ""
+    except OSError as exc:  # a full disk, a folder the user may not write or read
         kept = (f"; the previous site in {args.out}/ is unchanged"
-                if getattr(args, "out", None) and args.command == "build" else "")
-        print(f"site-builder: could not write the site: {exc.strerror or exc}{where}{kept}.",
-              file=sys.stderr)
+                if args.command == "build" else "")
+        print(f"site-builder: {_system_error(exc, args.out)}{kept}.", file=sys.stderr)
         return EXIT_ERRORS
     except Exception as exc:  # a bug of ours: one line the organizer can report, no traceback
         if os.environ.get("SITE_BUILDER_TRACEBACK"):
@@ -164,7 +162,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         print(result.line(), file=sys.stderr, flush=True)
         if serving:
             follow_base_url()
-            serving[1].publish(result.changed_urls, problems, built=result.published)
+            serving[1].publish(result.changed_urls, problems, built=result.site_on_disk)
 
     def follow_base_url() -> None:
         """Serve under site.toml's base_url as it is now: an edit moves the site (and open
@@ -196,9 +194,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
             failed(str(exc))
         except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
             project.failed()
-            where = f" ({exc.filename})" if exc.filename else ""
-            failed(f"could not write the site: {exc.strerror or exc}{where}. "
-                   "The next change writes everything again.")
+            failed(f"{_system_error(exc, args.out)}. The next change writes everything again.")
         except Exception as exc:  # a bug of ours: the organizer's next save tries again
             project.failed()
             failed(f"the rebuild failed: {type(exc).__name__}: {exc}. This is a bug in "
@@ -239,6 +235,21 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
             serving[0].shutdown()
             serving[0].server_close()
     return EXIT_OK
+
+
+def _system_error(exc: OSError, out: str | None) -> str:
+    """What the system refused, said as reading the site or writing its output: a failure in the
+    output folder or a staging folder beside it (`._site.staging-…`) is a write."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    reason = exc.strerror or str(exc)
+    if out is not None and exc.filename:
+        path, output = Path(os.fsdecode(exc.filename)).resolve(), Path(out).resolve()
+        if path.is_relative_to(output) or path == output or (
+                path.is_relative_to(output.parent)
+                and path.relative_to(output.parent).parts[0].startswith(f".{output.name}.")):
+            return f"could not write the site: {reason}{where}"
+        return f"could not read {exc.filename}: {reason}"
+    return f"could not write the site: {reason}{where}" if out else f"could not read: {reason}{where}"
 
 
 def _interrupt(signum, frame) -> None:

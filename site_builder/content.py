@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 from .model import ContentPage
@@ -30,6 +31,9 @@ def load_content(source: Path, event_slugs: set[str], log: ProblemLog
         if not relative.endswith(".md"):
             continue
         shown = f"{CONTENT_DIR}/{relative}"
+        # One spelling of each accent (macOS writes 'é' as e + a combining accent): the page's
+        # address is the composed one, as everywhere else.
+        relative = unicodedata.normalize("NFC", relative)
         if (unsafe := _unsafe_name(relative)) is not None:
             log.error(shown, None, unsafe)
             continue
@@ -76,8 +80,9 @@ def _unsafe_name(relative: str) -> str | None:
             shown = " ".join("a space" if c == " " else repr(c) for c in bad)
             example = re.sub(r"[^\w.~]+", "-", segment).strip("-") or "page"
             return (f"the name '{segment}' has {shown}, which a web address cannot carry as it "
-                    f"is: rename it with letters, digits and - only, e.g. '{example}'")
-        if segment == "index.html":  # the page of the folder above would be this folder
+                    f"is: rename it with letters, digits, -, _, . and ~ only, e.g. '{example}'")
+        if segment.casefold() == "index.html":  # the page of the folder above is this folder
+            # (on a disk that ignores case, Index.html too)
             return ("a page named index.html.md would be published at a folder index.html/, "
                     "where its parent's own page (index.html) is: rename it, e.g. index.md")
     return None

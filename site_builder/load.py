@@ -7,6 +7,7 @@ a site's mistakes.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from .rules import PLANNED_GAMES, RULESETS
 from .rules.tiebreaks import default_seed
 from .sources import FILE, FOLDER, entries, is_utf8, kind, printable, read_bytes
 from .textfiles import LIMITS, ColumnSpec, read_csv, read_toml
+from .themefiles import scan_theme
 from .tomlkeys import KeyReader
 
 EVENTS_DIR = "data/events"
@@ -44,16 +46,21 @@ def check_source(source: Path) -> None:
     """Refuse a --source that is not a results site before anything is read or written: a
     mistyped folder must not build an empty site over the published one."""
     shown = str(source)
-    if not source.exists():
-        raise ConfigError(f"--source {shown}: there is no such folder")
-    if not source.is_dir():
-        raise ConfigError(f"--source {shown} is a file: give the site's folder, the one holding "
-                          "site.toml, data/ and content/")
-    data = source / "data"
-    if not data.is_dir():
-        what = "is a file, not a folder" if data.exists() else "is missing"
-        raise ConfigError(f"{data} {what}: a results site keeps its events in "
-                          f"data/events/<slug>/ (is --source {shown} the right folder?)")
+    try:
+        if not source.exists():
+            raise ConfigError(f"--source {shown}: there is no such folder")
+        if not source.is_dir():
+            raise ConfigError(f"--source {shown} is a file: give the site's folder, the one "
+                              "holding site.toml, data/ and content/")
+        os.listdir(source)  # readable?
+        data = source / "data"
+        if not data.is_dir():
+            what = "is a file, not a folder" if data.exists() else "is missing"
+            raise ConfigError(f"{data} {what}: a results site keeps its events in "
+                              f"data/events/<slug>/ (is --source {shown} the right folder?)")
+    except OSError as exc:
+        raise ConfigError(f"--source {shown} cannot be read: {exc.strerror or exc}: give the "
+                          "build access to it (chmod)") from None
 
 
 def load_site(source: Path, log: ProblemLog,
@@ -61,6 +68,7 @@ def load_site(source: Path, log: ProblemLog,
     """The whole source. `round_caches` (slug → cache), when given, is filled for later
     reloads of single events (watch mode)."""
     config = load_config(source, log)
+    scan_theme(source, config, log)  # what of the theme cannot be used, reported with the data
     directory = load_directory(source, log)
     events = []
     folders = _event_folders(source, log)

@@ -37,8 +37,9 @@ from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, co
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
 from .render import Renderer, render_all
-from .themefiles import builtin_theme
-from .write import (check_output_folder, delete_files, has_bytes, replace_file, write_new_file,
+from .themefiles import builtin_theme, scan_theme
+from .write import (check_output_folder, delete_files, has_bytes, has_site, replace_file,
+                    write_new_file,
                     write_site)
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent
@@ -82,7 +83,7 @@ class Report:
     problems: list[Problem] = field(default_factory=list)
     """Every current error (applied nowhere) and warning of the site."""
     changed_urls: set[str] = field(default_factory=set)
-    published: bool = True
+    site_on_disk: bool = True
     """Whether a good site is in the output folder (not so while the first build has errors)."""
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds per phase (load and score, plan, render, write), for the benchmark."""
@@ -95,7 +96,7 @@ class Report:
         what = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more"
                                                 if len(self.changed) > 3 else "")
         if self.errors:
-            kept = ("the last good site stays" if self.published else
+            kept = ("the last good site stays" if self.site_on_disk else
                     "nothing is published until they are fixed")
             return (f"{what}: {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}, "
                     f"nothing of it applied; {kept} ({self.seconds:.2f}s)")
@@ -190,7 +191,7 @@ class Project:
         self._static_paths: set[str] = set()
         self.stale = False
         """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
-        self.published = False
+        self.wrote_site = False
         """Whether this session has written a whole site (see _build_all)."""
         self._folders: set[str] = set()
         """Output folders known to exist, as `_file` names them."""
@@ -228,7 +229,7 @@ class Project:
         report = Report(changed or ["the whole site"])
         # Until a whole site has been written, the output folder holds an earlier session's
         # build (or nothing): the first good build replaces it as `build` does.
-        first = not self.published
+        first = not self.wrote_site
         if self.site is None:  # an unusable output folder stops the command, as it stops `build`
             check_source(self.source)
             check_output_folder(self.source, self.out, (builtin_theme(),))
@@ -241,7 +242,7 @@ class Project:
                 write_site(self.out, files)
                 self.sizes = {path: len(data) for path, data in files.items()}
                 report.written = len(files)
-                self.published = True
+                self.wrote_site = True
             else:
                 self._render(set(), report, replan=False)
             # Everything was loaded afresh and nothing stopped it: an event or the content held
@@ -254,7 +255,7 @@ class Project:
         except TemplateError as exc:
             self._broken_theme(exc)
         report.problems = self.problems()
-        report.published = self.has_site()
+        report.site_on_disk = self.has_site()
         report.seconds = time.perf_counter() - started
         return report
 
@@ -269,7 +270,6 @@ class Project:
         folders = {e.folder for e in site.events}
         self.site_problems = [p for p in problems
                               if not any(p.path.startswith(f + "/") for f in folders)]
-        self.site_problems += self.renderer.problems
         self.rankings, self.ranking_index = site_rankings(site, scored)
         self.named_in, self.histories, self.history_rows = {}, {}, HistoryRows()
         for state in self.events.values():
@@ -348,19 +348,19 @@ class Project:
             self._resume_collector = False
 
     def _apply(self, changed: list[str]) -> Report:
-        if (not self.published or self.stale or any(c in SITE_WIDE for c in changed)
+        if (not self.wrote_site or self.stale or any(c in SITE_WIDE for c in changed)
                 or "site" in self.blocked):
             return self.build_all(changed)
         try:
             return self._rebuild(changed)
         except TemplateError as exc:
             self._broken_theme(exc)
-            return Report(changed, problems=self.problems(), published=self.has_site())
+            return Report(changed, problems=self.problems(), site_on_disk=self.has_site())
 
     def has_site(self) -> bool:
         """Whether a site is in the output folder: this session's, or an earlier build that a
         first build with errors leaves in place (every build writes its home page)."""
-        return self.published or os.path.isfile(self._file("index.html"))
+        return self.wrote_site or has_site(self._out)
 
     def failed(self) -> None:
         """After a rebuild raised something unexpected: whatever it left half done, the next
@@ -534,14 +534,18 @@ class Project:
         return units
 
     def _replace_renderer(self, nav: list) -> None:
-        theme_problems = self.renderer.problems
         self.renderer = Renderer(self.source, self.site.config, nav)
-        if self.renderer.problems != theme_problems:  # the theme's skipped files, as they are now
-            self.site_problems = [p for p in self.site_problems if p not in theme_problems] \
-                + self.renderer.problems
         self._refreeze = True  # the old one is garbage frozen with the session: see tidy()
 
     def _reload_theme(self, changed: list[str], report: Report) -> set[str]:
+        log = ProblemLog()
+        scan_theme(self.source, self.site.config, log)  # as the load stage does
+        if log.has_errors():
+            self.blocked["theme files"] = log.problems
+            return set()
+        self.blocked.pop("theme files", None)
+        self.site_problems = [p for p in self.site_problems
+                              if not p.path.startswith("themes/")] + log.problems
         self._replace_renderer(self.site.pages)
         templates = {c.split("/templates/", 1)[1] for c in changed if "/templates/" in c}
         if not templates:

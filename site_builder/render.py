@@ -30,7 +30,7 @@ from .plan import Page
 from .problems import TemplateError
 from .rules.base import remembered
 from .templates import PARTIAL_OF_FILTER
-from .themefiles import ThemeLoader, theme_dirs, theme_files
+from .themefiles import ThemeLoader, static_files, theme_dirs
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -239,8 +239,8 @@ class Renderer:
             extensions=[AsciiText],
         )
         self.markdown = make_renderer(config.base_url.path)
-        self.static, self.problems = theme_files(self.dirs, source)
-        """The static files by path under static/, and the warnings about the theme's files."""
+        self.static = static_files(source, config)
+        """The static files by path under static/."""
         self._caches: dict[tuple[str, str], RecentStrings] = {}
         """("value" | "identity" | "runs", template) → that template's cache of that kind."""
         self._splices: list[list[str]] | None = None
@@ -413,6 +413,8 @@ class Renderer:
             raise _syntax_error(exc) from None
         except jinja2.TemplateNotFound as exc:
             raise TemplateError(f"template '{exc.name}' not found in {self._theme_names()}") from None
+        except TemplateError:
+            raise  # a template that cannot be read (ThemeLoader): it names itself
         except RecursionError:
             raise TemplateError(f"{_template_position()}: a macro or include calls itself without "
                                 f"end (rendering /{page.url})") from None

@@ -16,6 +16,7 @@ import urllib.parse
 from pathlib import Path
 
 from .problems import ConfigError, Problem
+from .write import has_site
 
 LIVE = "__live/"
 RELOAD_JS = (Path(__file__).parent / "live.js").read_bytes()
@@ -137,7 +138,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         live = self.live
         if live is not None and path.startswith(self.base_path + LIVE):
             self._live(path[len(self.base_path + LIVE):])
-        elif live is not None and path.endswith(("/", ".html")) and not self._site_exists():
+        elif live is not None and path.endswith(("/", ".html")) and not has_site(self.directory):
             self._placeholder()
         elif live is not None and (page := self._html_file(path)) is not None:
             self._send(200, "text/html; charset=utf-8", self._with_script(page.read_bytes()))
@@ -163,9 +164,6 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             target = target / "index.html"
         return target if target.suffix == ".html" and target.is_file() else None
 
-    def _site_exists(self) -> bool:
-        """Whether a build has written the site yet: every build writes its home page."""
-        return (Path(self.directory) / "index.html").is_file()
 
     def _placeholder(self) -> None:
         """Every page until the session's first good build (the first one had errors, so nothing
@@ -224,7 +222,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         super().send_response(code, message)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        if code == 404 and self.live is not None and not self._site_exists():
+        if code == 404 and self.live is not None and not has_site(self.directory):
             self._placeholder()
             return
         page = Path(self.directory) / "404.html"

@@ -37,15 +37,16 @@ def is_utf8(name: str) -> bool:
     return True
 
 
-def roots(source: Path) -> list[str]:
-    """The real folders a link may lead into: the source, and the targets of its top-level
-    input folders when they are links."""
-    found = [os.path.realpath(source)]
-    for name in INPUT_FOLDERS:
-        path = os.path.join(source, name)
-        if os.path.islink(path):
-            found.append(os.path.realpath(path))
-    return found
+def _allowed(path: Path | os.DirEntry, source: Path) -> list[str]:
+    """The real folders a link at `path` may lead into: the site's own, and the target of the
+    top-level input folder it sits under when that folder is itself a link (data/ kept in
+    another checkout). Not any other: content/ linked to /etc/ssl must not let a link in
+    themes/ reach /etc/ssl."""
+    allowed = [os.path.realpath(source)]
+    top = os.path.relpath(path, source).split(os.sep)[0]
+    if top in INPUT_FOLDERS and os.path.islink(os.path.join(source, top)):
+        allowed.append(os.path.realpath(os.path.join(source, top)))
+    return allowed
 
 
 def _within(path: str, folders: list[str]) -> bool:
@@ -54,7 +55,7 @@ def _within(path: str, folders: list[str]) -> bool:
 
 def inside(path: Path, source: Path) -> bool:
     """Whether the path, followed through every link on its way, stays inside the site."""
-    return _within(os.path.realpath(path), roots(source))
+    return _within(os.path.realpath(path), _allowed(path, source))
 
 
 def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) -> str | None:
@@ -70,9 +71,9 @@ def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) ->
             mode = os.stat(path).st_mode  # raises FileNotFoundError when missing
             found = None
     except FileNotFoundError:
-        if link:
-            log.warning(shown, None, f"is a link to {os.readlink(path)}, which does not exist: "
-                                     "skipped")
+        if link:  # the organizer's file, gone: as an error, the published site keeps it
+            log.error(shown, None, f"is a link to {printable(os.readlink(path))}, which does not "
+                                   "exist: put the file back, or remove the link")
         return None
     except OSError as exc:
         log.error(shown, None, f"cannot be read: {exc.strerror or exc}: give the build access "
@@ -80,7 +81,7 @@ def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) ->
         return None
     if link:
         target = os.path.realpath(path)
-        if not _within(target, roots(source)):
+        if not _within(target, _allowed(path, source)):
             log.warning(shown, None, f"is a link to {printable(target)}, outside the site's folder: "
                                      "skipped (links out of the site are never read, so a "
                                      "committed link cannot publish other files)")
@@ -110,8 +111,8 @@ def entries(folder: Path, shown: str, source: Path, log: ProblemLog
             continue
         entry_shown = f"{shown}/{printable(entry.name)}"
         if not is_utf8(entry.name):
-            log.warning(entry_shown, None, "the name is not UTF-8 text, so it cannot be "
-                                           "published: skipped (rename it)")
+            log.error(entry_shown, None, "the name is not UTF-8 text, so it cannot be published "
+                                         "or shown: rename it")
             continue
         found_kind = kind(entry, entry_shown, source, log)
         if found_kind is not None:
@@ -138,15 +139,18 @@ def read_bytes(path: Path, shown: str, log: ProblemLog, limit: int) -> bytes | N
     input may take a build past about 1 GB of memory: see README, "Limits")."""
     try:
         size = os.stat(path).st_size
-        if size > limit:
-            log.error(shown, None, f"is {_size(size)}: the largest such a file may be is "
-                                   f"{_size(limit)} (see the README's Limits)")
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(limit + 1)
+        if size <= limit:
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+            size = len(data)  # the file may have grown since
     except OSError as exc:
         log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
         return None
+    if size > limit:
+        log.error(shown, None, f"is {_size(size)}: the largest such a file may be is "
+                               f"{_size(limit)} (see the README's Limits)")
+        return None
+    return data
 
 
 def _size(size: int) -> str:

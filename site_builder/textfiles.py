@@ -101,24 +101,23 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
         log.error(shown, None, f"has more than {max_rows:,} rows, the most a file of this kind "
                                "may have (see the README's Limits)")
         return None
-    records = _physical_records(text, shown, log)
+    records = _Records(text, shown, log)
     first = next(records, None)
     if first is None:  # nothing, or only blank lines and empty cells (an empty sheet's export)
-        log.error(shown, 1, f"the file is empty: expected a header line '{spec.describe()}' and rows")
+        if not records.broken:
+            log.error(shown, 1, f"the file is empty: expected a header line '{spec.describe()}' "
+                                "and rows")
         return None
     header_line, header = first
     columns = _read_header(header, header_line, shown, spec, log)
     if columns is None:
         return None
-    errors_before = len(log.problems)
-    if "\x00" in text:  # a damaged file, or not text: never a name
-        records = _without_nul_rows(records, shown, log)
     rows = [
         row
-        for line, cells in records
+        for line, cells in (_without_nul_rows(records, shown, log) if "\x00" in text else records)
         if (row := _read_row(cells, line, columns, shown, log)) is not None
     ]
-    if any(p.message.startswith(_UNREADABLE) for p in log.problems[errors_before:]):
+    if records.broken:
         return None  # the records stopped at a row the csv module could not read
     return CsvTable(header_line, columns, tuple(rows))
 
@@ -145,35 +144,42 @@ CELL_LIMIT = csv.field_size_limit()
 that long is a stray quote that swallowed the rest of the file, or not a results file."""
 
 
-def _physical_records(text: str, shown: str, log: ProblemLog):
-    """Yield (first line number, cells) for each non-blank record; a quoted cell may span lines.
+class _Records:
+    """The (first line number, cells) of each non-blank record; a quoted cell may span lines.
 
     Lines end only at \n, \r or \r\n (not at Unicode separators inside a name), and cells are
     NFC-normalized, so 'Zoë' typed two ways is one name. A record the csv module cannot read
-    (a cell past its limit) is an error at its first line, and ends the file's records.
+    (a cell past its limit) is an error at its first line, ends the records, and leaves
+    `broken` set.
     """
-    reader = csv.reader(io.StringIO(text, newline=""))
-    last_line = 0
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            log.error(shown, last_line + 1, _unreadable_record(str(exc), last_line + 1,
-                                                               reader.line_num))
-            return
-        first_line = last_line + 1
-        last_line = reader.line_num
-        if any(cell.strip() for cell in cells):
-            yield first_line, [unicodedata.normalize("NFC", cell.strip()) for cell in cells]
 
+    def __init__(self, text: str, shown: str, log: ProblemLog):
+        self.reader = csv.reader(io.StringIO(text, newline=""))
+        self.shown, self.log = shown, log
+        self.last_line = 0
+        self.broken = False
 
-_UNREADABLE = "unreadable CSV: "
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> tuple[int, list[str]]:
+        while not self.broken:
+            try:
+                cells = next(self.reader)
+            except csv.Error as exc:
+                self.broken = True
+                self.log.error(self.shown, self.last_line + 1, _unreadable_record(
+                    str(exc), self.last_line + 1, self.reader.line_num))
+                break
+            first_line = self.last_line + 1
+            self.last_line = self.reader.line_num
+            if any(cell.strip() for cell in cells):
+                return first_line, [unicodedata.normalize("NFC", cell.strip()) for cell in cells]
+        raise StopIteration
 
 
 def _unreadable_record(reason: str, first_line: int, reached_line: int) -> str:
-    return _UNREADABLE + _why_unreadable(reason, first_line, reached_line)
+    return "unreadable CSV: " + _why_unreadable(reason, first_line, reached_line)
 
 
 def _why_unreadable(reason: str, first_line: int, reached_line: int) -> str:
@@ -257,6 +263,9 @@ def read_toml(path: Path, shown: str, log: ProblemLog) -> TomlDoc | None:
         return None
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        log.error(shown, 1, "is not valid TOML: its arrays or tables are nested too deeply")
+        return None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_POSITION.search(message)

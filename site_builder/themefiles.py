@@ -9,8 +9,8 @@ from pathlib import Path
 import jinja2
 
 from .config import SiteConfig
-from .problems import Problem, ProblemLog, TemplateError
-from .sources import files_under, inside
+from .problems import ProblemLog, TemplateError
+from .sources import FOLDER, files_under, inside, kind
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATE_LIMIT = 1_000_000
@@ -39,7 +39,8 @@ def theme_dirs(source: Path, config: SiteConfig) -> list[Path]:
 class ThemeLoader(jinja2.FileSystemLoader):
     """Jinja's file loader for one theme folder, except that a template the site may not read
     (a link leading out of the site, a pipe, one over TEMPLATE_LIMIT) is not found here: the
-    built-in theme's template of that name is used, and the theme's problems say why."""
+    built-in theme's template of that name is used, and the theme's scan (scan_theme) said why.
+    One that cannot be read or is not UTF-8 is a TemplateError naming it."""
 
     def __init__(self, theme: Path, source: Path):
         super().__init__(theme / "templates")
@@ -49,7 +50,13 @@ class ThemeLoader(jinja2.FileSystemLoader):
         path = Path(self.searchpath[0], *jinja2.loaders.split_template_path(template))
         if not _usable(path, self.source):
             raise jinja2.TemplateNotFound(template)
-        return super().get_source(environment, template)
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            raise TemplateError(f"{path}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x}):"
+                                " save it as UTF-8") from None
+        except OSError as exc:
+            raise TemplateError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
 def _usable(path: Path, source: Path) -> bool:
@@ -60,32 +67,55 @@ def _usable(path: Path, source: Path) -> bool:
         return False
 
 
-def theme_files(dirs: list[Path], source: Path) -> tuple[dict[str, bytes], list[Problem]]:
+def scan_theme(source: Path, config: SiteConfig, log: ProblemLog) -> dict[str, Path]:
     """The static files by path under static/ (the site's theme overrides the built-in one),
-    and the warnings about what was skipped in the site's theme (links out of the site, pipes,
-    files too large): its templates/ is looked through too, so a skipped template is reported."""
-    files: dict[str, bytes] = {}
-    log = ProblemLog()
+    with what the site's theme folder holds that cannot be used logged: links out of the site,
+    pipes, unreadable files (errors), files too large (skipped with a warning). Its templates/
+    is looked through too, so a template the loader will not take is reported."""
+    files: dict[str, Path] = {}
     builtin = builtin_theme()
-    for theme in reversed(dirs):
+    for theme in reversed(theme_dirs(source, config)):
         own = theme != builtin
         shown = f"themes/{theme.name}" if own else str(theme)
         theme_log = log if own else ProblemLog()  # the package's own files are not the site's
         root = source if own else theme
-        if own and (theme / "templates").is_dir():
-            for relative, path in files_under(theme / "templates", f"{shown}/templates", root,
-                                              theme_log):
-                if os.stat(path).st_size > TEMPLATE_LIMIT:
-                    theme_log.warning(f"{shown}/templates/{relative}", None,
-                                      f"is larger than {TEMPLATE_LIMIT // 1_000_000} MB, the "
-                                      "largest a template may be: skipped")
-        if (theme / "static").is_dir():
-            for relative, path in files_under(theme / "static", f"{shown}/static", root, theme_log):
-                if os.stat(path).st_size > STATIC_LIMIT:
-                    theme_log.warning(f"{shown}/static/{relative}", None,
-                                      f"is larger than {STATIC_LIMIT // 1_000_000} MB, the largest "
-                                      "a static file may be (GitHub Pages refuses files over "
-                                      "100 MB): skipped")
+        if own and kind(theme, shown, root, theme_log) != FOLDER:
+            continue
+        for part, limit in (("templates", TEMPLATE_LIMIT), ("static", STATIC_LIMIT)):
+            folder = theme / part
+            if not (folder.exists() or folder.is_symlink()) or \
+                    kind(folder, f"{shown}/{part}", root, theme_log) != FOLDER:
+                continue
+            for relative, path in files_under(folder, f"{shown}/{part}", root, theme_log):
+                if _too_large(path, f"{shown}/{part}/{relative}", part, limit, theme_log):
                     continue
-                files[relative] = path.read_bytes()
-    return dict(sorted(files.items())), log.problems
+                if part == "static":
+                    files[relative] = path
+    return dict(sorted(files.items()))
+
+
+def _too_large(path: Path, shown: str, part: str, limit: int, log: ProblemLog) -> bool:
+    try:
+        size = os.stat(path).st_size
+        readable = os.access(path, os.R_OK)
+    except OSError as exc:
+        log.error(shown, None, f"cannot be read: {exc.strerror or exc}")
+        return True
+    if not readable:
+        log.error(shown, None, "cannot be read: Permission denied: give the build access to it "
+                               "(chmod), or move it out of the site")
+        return True
+    if size <= limit:
+        return False
+    what = "a template" if part == "templates" else "a static file"
+    why = "" if part == "templates" else " (GitHub Pages refuses files over 100 MB)"
+    log.warning(shown, None, f"is larger than {limit // 1_000_000} MB, the largest {what} may "
+                             f"be{why}: skipped")
+    return True
+
+
+def static_files(source: Path, config: SiteConfig) -> dict[str, bytes]:
+    """The theme's static files by path under static/, read (the load stage reported what it
+    skips: see scan_theme)."""
+    return {relative: path.read_bytes()
+            for relative, path in scan_theme(source, config, ProblemLog()).items()}

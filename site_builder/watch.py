@@ -17,12 +17,16 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (DirCreatedEvent, FileCreatedEvent, FileSystemEvent,
+                             FileSystemEventHandler)
 from watchdog.observers import Observer
 
-WATCHED = ("data/", "content/", "themes/")
+from .sources import INPUT_FOLDERS
+
+WATCHED = tuple(f"{name}/" for name in INPUT_FOLDERS)
 WATCHED_FILES = ("site.toml",)
 QUIET_WITH_CLOSE_EVENTS = 0.01
 """Linux reports when a written file is closed, so the quiet moment only has to outlast the gap
@@ -37,7 +41,7 @@ file by file, and on a busy machine the gaps between its files outlasted the sho
 giving a rebuild of half an event. A new folder is rare, so the wait costs little."""
 STILL_OPEN_LIMIT = 3.0
 """Rebuild anyway when a changed file has stayed open this long without a change."""
-LINKABLE = ("data", "content", "themes")
+LINKABLE = INPUT_FOLDERS
 """Inputs an organizer may keep elsewhere and link in: the site's watch does not follow links."""
 
 # Stopping can race watchdog's inotify reader, which then logs "queue_events() called when the
@@ -98,6 +102,8 @@ class Watcher(FileSystemEventHandler):
         self._unseen_open: set[str] = set()
         """Files created in the current burst whose opening was not seen, nor a close: opened before
         their new folder was watched, they may still be being written (see _still_written)."""
+        self._inputs: dict[str, object] = {}
+        """data, content, themes → their watchdog watch (see start)."""
         self._links: dict[str, Path] = {}
         """Linked inputs (see LINKABLE) and their targets, resolved: events there map back."""
         self._new_folder = False
@@ -107,23 +113,43 @@ class Watcher(FileSystemEventHandler):
         self._thread = threading.Thread(target=self._run, name="site-builder-watch", daemon=True)
 
     def start(self) -> None:
-        self.observer.schedule(self, str(self.source), recursive=True)
-        self._follow_links()
+        # The site's folder itself only for site.toml and the input folders coming and going:
+        # the output folder (_site, often inside it) is replaced whole by a build, and
+        # watchdog's watch of a tree deleted under it broke off, silently, for good.
+        self.observer.schedule(self, str(self.source), recursive=False)
+        for name in LINKABLE:
+            self._watch_input(name)
         self.observer.start()
         self._thread.start()
 
-    def _follow_links(self) -> None:
-        """Watch linked inputs' targets too: watchdog's inotify watch does not follow links."""
-        for name in LINKABLE:
-            link = self.source / name
-            if not link.is_symlink() or not link.is_dir():
-                continue
-            target = link.resolve()
-            if self.source.is_relative_to(target):
-                continue  # a loop back over the site: nothing more to see, nothing to map
+    def _watch_input(self, name: str, made: bool = False) -> None:
+        """Watch data/, content/ or themes/ (a link's target too: watchdog's inotify watch does
+        not follow links), once, from when it exists. One `made` during the session may have
+        been filled before its watch began: what it holds is reported as created, as watchdog
+        does for a folder made inside a watched one."""
+        folder = self.source / name
+        if name in self._inputs or not folder.is_dir():
+            return
+        target = folder.resolve()
+        if self.source.is_relative_to(target):
+            return  # a loop back over the site: nothing more to see, nothing to map
+        if folder.is_symlink():
             self._links[name] = target
-            if not target.is_relative_to(self.source):  # inside, the site's watch sees it
-                self.observer.schedule(self, str(target), recursive=True)
+        self._inputs[name] = self.observer.schedule(self, str(target), recursive=True)
+        if made:
+            for root, folders, files in os.walk(target):
+                for inner in folders:
+                    self.on_any_event(DirCreatedEvent(os.path.join(root, inner)))
+                for inner in files:
+                    self.on_any_event(FileCreatedEvent(os.path.join(root, inner)))
+
+    def _unwatch_input(self, name: str) -> None:
+        """After data/, content/ or themes/ went away (its watch ended with it)."""
+        watch = self._inputs.pop(name, None)
+        self._links.pop(name, None)
+        if watch is not None:
+            with suppress(KeyError):
+                self.observer.unschedule(watch)
 
     def stop(self) -> None:
         with self._lock:
@@ -134,6 +160,18 @@ class Watcher(FileSystemEventHandler):
         self._thread.join(timeout=5)
 
     # -- watchdog's side: note what changed
+
+    def _follow_inputs(self, event: FileSystemEvent) -> None:
+        """An input folder made or removed at the top of the site: start or stop watching it."""
+        gone = [event.src_path] if event.event_type in ("deleted", "moved") else []
+        made = [event.dest_path if event.event_type == "moved" else event.src_path] \
+            if event.event_type in ("created", "moved") else []
+        for path in map(Path, map(os.fsdecode, gone)):
+            if path.parent == self.source and path.name in LINKABLE:
+                self._unwatch_input(path.name)
+        for path in map(Path, map(os.fsdecode, made)):
+            if path.parent == self.source and path.name in LINKABLE:
+                self._watch_input(path.name, made=True)
 
     def _relative(self, path: str | bytes) -> str:
         resolved = Path(os.fsdecode(path)).resolve()
@@ -148,6 +186,7 @@ class Watcher(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.is_directory and event.event_type not in ("created", "deleted", "moved"):
             return  # a folder is "modified" whenever a file in it is: that file says more
+        self._follow_inputs(event)
         paths = [self._relative(event.src_path)]
         if event.event_type == "moved":
             paths.append(self._relative(event.dest_path))

@@ -16,6 +16,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from .problems import ConfigError
+from .sources import INPUT_FOLDERS
 
 MARKER = ".nojekyll"
 """GitHub Pages needs it in every build: without it, Jekyll would drop folders starting with _."""
@@ -23,8 +24,6 @@ BUILD_MARKER = ".site-builder"
 """Written into every build and by nothing else: its presence says a folder is an earlier build
 of ours, which the next build may replace whole. (A hand-written folder may have a .nojekyll.)"""
 BUILD_MARKER_TEXT = b"This folder is a site built by site-builder: each build replaces it whole.\n"
-INPUT_FOLDERS = ("data", "content", "themes")
-"""The source folders a build reads: an output inside one would be read by the next build."""
 
 
 def check_output_folder(source: Path, out: Path, read_from: tuple[Path, ...] = ()) -> None:
@@ -35,6 +34,7 @@ def check_output_folder(source: Path, out: Path, read_from: tuple[Path, ...] = (
     if dst == src or src.is_relative_to(dst):
         raise ConfigError(f"the output folder {out} contains the source folder: choose another "
                           "--out (default _site)")
+    # An output inside a folder the build reads would be read by the next build.
     for name, folder in [*((f"{n}/", source / n) for n in INPUT_FOLDERS),
                          *((str(p), p) for p in read_from)]:
         if dst.is_relative_to(folder.resolve()):
@@ -51,6 +51,11 @@ def check_output_folder(source: Path, out: Path, read_from: tuple[Path, ...] = (
             f"refusing to replace {out}: it is not empty and is not a site-builder build (no "
             f"{BUILD_MARKER} file). Choose another --out, or remove it if it is yours to lose "
             f"(a build made before site-builder 0.2 lacks the file: remove it once)")
+
+
+def has_site(out: Path | str) -> bool:
+    """Whether a built site is in the output folder: every build writes its home page."""
+    return os.path.isfile(os.path.join(out, "index.html"))
 
 
 def write_site(out: Path, files: dict[str, bytes]) -> None:
@@ -88,8 +93,10 @@ def remove_leftovers(out: Path) -> list[str]:
                 if entry.name.startswith(prefix) else None
             if match is None or not entry.is_dir(follow_symlinks=False):
                 continue
-            if match.group(1) and _running(int(match.group(1))) or not _looks_built(entry.path):
+            if match.group(1) is not None and _running(int(match.group(1))):
                 continue
+            if match.group(1) is None and not _looks_built(entry.path):
+                continue  # a name of builds before 0.2, which carried no process id
             shutil.rmtree(entry.path, ignore_errors=True)
             removed.append(entry.name)
     return sorted(removed)
@@ -97,7 +104,9 @@ def remove_leftovers(out: Path) -> list[str]:
 
 def _looks_built(folder: str) -> bool:
     """Empty, or holding a file a build writes first (files are written in name order, and
-    these sort first): never a folder of someone else's that happens to have such a name."""
+    these sort first): an old-style name without a process id is not enough to delete a folder
+    that could be someone else's. (A build killed while it removed the old build may leave
+    one without them: that one the user removes.)"""
     names = os.listdir(folder)
     return not names or MARKER in names or BUILD_MARKER in names
 

@@ -4,7 +4,6 @@ wrong; a killed build's staging folder is cleared by the next build and ignored 
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
@@ -162,5 +161,4 @@ def test_git_ignores_what_a_killed_build_leaves(tmp_path):
     (tmp_path / "data/keep.csv").write_text("x")
     ignored = subprocess.run(["git", "check-ignore", *names, "data/keep.csv"], cwd=tmp_path,
                              capture_output=True, text=True).stdout.split()
-    assert ignored == names
-    assert os.path.exists(tmp_path / "data/keep.csv")
+    assert ignored == names  # and data/keep.csv is not ignored

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 
 import pytest
 
@@ -104,22 +105,24 @@ def test_a_named_pipe_is_skipped_unread(site_with_secret, run_cli, path):
     assert f"{path}: warning: is a named pipe, not a file: skipped unread" in result.err
 
 
-def test_a_content_name_that_is_not_utf8_is_a_warning_not_a_traceback(site_with_secret, run_cli):
+@pytest.mark.parametrize("folder", ["content", "data/events"])
+def test_a_name_that_is_not_utf8_is_an_error_not_a_traceback(site_with_secret, run_cli, folder):
     site = site_with_secret
-    name = os.fsdecode(b"caf\xe9.md")
-    (site.root / "content").mkdir()
-    (site.root / "content" / name).write_text("# Café\n")
+    (site.root / folder).mkdir(exist_ok=True)
+    (site.root / folder / os.fsdecode(b"caf\xe9.md")).write_text("# Café\n")
     result = run_cli("build", "--source", site.root, "--out", site.out)
-    assert result.code == 0
-    assert ("content/caf\\xe9.md: warning: the name is not UTF-8 text, so it cannot be published: "
-            "skipped (rename it)") in result.lines
+    assert result.code == 1 and "Traceback" not in result.err
+    assert result.lines == [f"{folder}/caf\\xe9.md: the name is not UTF-8 text, so it cannot be "
+                            "published or shown: rename it", "1 error: nothing was written; the "
+                            f"previous site in {site.out}/ is unchanged."]
 
 
 @pytest.mark.parametrize("name,message", [
     ("index.html.md", "a page named index.html.md would be published at a folder index.html/"),
     ("guides/index.html.md", "a page named index.html.md would be published at a folder"),
     ("my page.md", "the name 'my page' has a space, which a web address cannot carry as it is: "
-                   "rename it with letters, digits and - only, e.g. 'my-page'"),
+                   "rename it with letters, digits, -, _, . and ~ only, e.g. 'my-page'"),
+    ("Index.HTML.md", "a page named index.html.md would be published at a folder"),
     ("what?.md", "the name 'what?' has '?'"),
     ("50%.md", "the name '50%' has '%'"),
     ("a#b.md", "the name 'a#b' has '#'"),
@@ -134,8 +137,68 @@ def test_content_names_that_make_no_clean_address_are_errors(site_with_secret, r
     assert "Traceback" not in result.err
 
 
-def test_accented_content_names_are_published(site_with_secret, run_cli):
+@pytest.mark.parametrize("form", ["NFC", "NFD"])
+def test_accented_content_names_are_published_composed(site_with_secret, run_cli, form):
+    """macOS writes 'ü' as u and a combining diaeresis (NFD): the page is at the one address."""
     site = site_with_secret
-    site.write({"content/über-uns.md": "# Über uns\n"})
+    site.write({unicodedata.normalize(form, "content/über-uns.md"): "# Über uns\n"})
     assert run_cli("build", "--source", site.root, "--out", site.out).code == 0
-    assert "Über uns" in read_page(site.out / "über-uns/index.html")
+    assert "Über uns" in read_page(site.out / unicodedata.normalize("NFC", "über-uns/index.html"))
+
+
+@pytest.mark.parametrize("link", ["themes/default/static", "themes/default"])
+def test_a_theme_folder_linked_out_of_the_site_is_skipped(site_with_secret, run_cli, tmp_path, link):
+    site = site_with_secret
+    outside = tmp_path / "outside-theme"
+    (outside / "static").mkdir(parents=True)
+    (outside / "static/creds.txt").write_text(SECRET)
+    (outside / "creds.txt").write_text(SECRET)
+    (site.root / link).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(outside / "static" if link.endswith("static") else outside, site.root / link)
+    for command in (["check", "--source", site.root],
+                    ["build", "--source", site.root, "--out", site.out]):
+        result = run_cli(*command)
+        assert result.code == 0, result.err
+        assert f"{link}: warning: is a link to {outside}" in result.err
+    assert SECRET not in published(site) and not (site.out / "static/creds.txt").exists()
+
+
+def test_a_link_is_judged_against_the_top_folder_it_sits_under(site_with_secret, run_cli, tmp_path):
+    """content/ linked to a folder elsewhere does not open that folder to links in themes/."""
+    site = site_with_secret
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "pages").mkdir(parents=True)
+    (elsewhere / "pages/about.md").write_text("# About\n")
+    (elsewhere / "secret.css").write_text(SECRET)
+    os.symlink(elsewhere / "pages", site.root / "content")
+    (site.root / "themes/default/static").mkdir(parents=True)
+    os.symlink(elsewhere / "secret.css", site.root / "themes/default/static/leak.css")
+    os.symlink(elsewhere / "secret.css", site.root / "content/leak.md")
+    result = run_cli("build", "--source", site.root, "--out", site.out)
+    assert result.code == 0
+    assert "themes/default/static/leak.css: warning: is a link to" in result.err
+    assert "content/leak.md: warning: is a link to" in result.err
+    assert SECRET not in published(site) and (site.out / "about/index.html").exists()
+
+
+def test_a_broken_link_in_the_data_is_an_error_and_the_site_stays(site_with_secret, run_cli):
+    site = site_with_secret
+    assert run_cli("build", "--source", site.root, "--out", site.out).code == 0
+    os.symlink("/nonexistent/round-2.csv", site.root / EV / "round-2.csv")
+    result = run_cli("build", "--source", site.root, "--out", site.out)
+    assert result.code == 1
+    assert (f"{EV}/round-2.csv: is a link to /nonexistent/round-2.csv, which does not exist: put "
+            "the file back, or remove the link") in result.lines
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"\xff\xfe{% block main %}{% endblock %}", "is not UTF-8 text (byte 0xff): save it as UTF-8"),
+])
+def test_a_template_that_is_not_utf8_is_named(site_with_secret, run_cli, content, message):
+    site = site_with_secret
+    template = site.root / "themes/default/templates/404.html"
+    template.parent.mkdir(parents=True)
+    template.write_bytes(content)
+    result = run_cli("build", "--source", site.root, "--out", site.out)
+    assert result.code == 1 and not site.out.exists()
+    assert result.lines == [f"site-builder: themes/default/templates/404.html: {message}"]

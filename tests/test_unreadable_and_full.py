@@ -94,6 +94,8 @@ def published(shared):
         f"{EV}/event.toml": conquest_event(structure="custom", swiss_rounds=2, cut=0),
         f"{EV}/round-1.csv": ROUND_1,
         "content/about.md": "# About\n",
+        "themes/default/templates/404.html": '{% extends "base.html" %}',
+        "themes/default/static/extra.css": "p{}",
     })
     out = shared / "out"
     for path in [shared, *shared.rglob("*")]:
@@ -114,6 +116,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
          "of the site"),
     ("content", "cannot be read: Permission denied: give the build access to it (chmod)"),
     ("data/events", "cannot be read: Permission denied: give the build access to it (chmod)"),
+    ("themes/default/templates", "cannot be read: Permission denied: give the build access"),
+    ("themes/default/static/extra.css", "cannot be read: Permission denied: give the build access"),
 ])
 def test_an_unreadable_input_is_one_error_and_the_site_stays(published, path, message):
     source, out = published
@@ -188,3 +192,13 @@ def test_the_child_runs_as_an_ordinary_user(shared):
     secret.chmod(0o600)
     assert forked(lambda: (0, str(os.access(secret, os.R_OK))), as_nobody=True) == (0, "False")
     assert forked(lambda: (0, str(os.access(secret, os.R_OK))), as_nobody=False) == (0, "True")
+
+
+def test_a_source_folder_the_user_may_not_read_is_named(published):
+    source, out = published
+    source.chmod(0o700)  # root's own: the ordinary user may not list it
+    for command in (["check", "--source", str(source)],
+                    ["build", "--source", str(source), "--out", str(out)]):
+        code, err = run(command)
+        assert code == 1 and err == (f"site-builder: --source {source} cannot be read: Permission "
+                                     "denied: give the build access to it (chmod)\n"), err

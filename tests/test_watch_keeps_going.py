@@ -89,3 +89,29 @@ def test_starting_watch_with_a_broken_template_reports_it_and_keeps_watching(sou
     finally:
         assert running.stop() == 130
     assert_no_traceback(running)
+
+
+def test_watching_survives_the_first_good_build_replacing_an_output_inside_the_source(source):
+    """The usual layout: _site inside the site's folder, left by an earlier session. The first
+    good build of this session replaces it whole; the watching must go on after that."""
+    out = source / "_site"
+    write_files(source, {"content/about.md": "# About\n"})
+    earlier = Running("build", "--source", source, "--out", out)
+    assert earlier.process.wait(timeout=60) == 0
+    earlier.finish()
+    (source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,wn"))
+    running = Running("watch", "--source", source, "--out", out)
+    try:
+        running.wait_for(r"nothing of it applied; the last good site stays")
+        since = running.mark()
+        (source / EV / "round-1.csv").write_text(ROUND_1)
+        running.wait_for(r"round-1\.csv: \d+ pages rendered", since=since)
+        for text in ("# About us\n", "# About the club\n"):
+            since = running.mark()
+            (source / "content/about.md").write_text(text)
+            running.wait_for(r"content/about\.md: \d+ pages? rendered", since=since, timeout=15)
+            assert text[2:-1] in (out / "about/index.html").read_text()
+    finally:
+        assert running.stop() == 130
+    assert_no_traceback(running)
+    assert not any("RuntimeWarning" in line for line in running.lines)
