@@ -19,7 +19,8 @@ from .model import ContentPage, Person, Site
 from .problems import Problem
 from .rankings import GameRanking, RankingIndex, build_rankings, ranking_json
 from .rules import RULESETS
-from .rules.base import PlayerResult, ScoredEvent, Standings, as_json_number
+from .rules.base import PlayerResult, RoundView, ScoredEvent, Standings, as_json_number
+from .rules.pairings import pairings_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +164,17 @@ def event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage 
                       "next": scored.rounds[index + 1] if index + 1 < len(scored.rounds) else None}
         pages.append(Page(f"events/{slug}/round-{round_.number}/", "round.html",
                           {**base, "round": round_, **neighbours}, unit))
-        pages.append(Page(f"events/{slug}/round-{round_.number}/standings.json", None, unit=unit,
-                          in_sitemap=False, data=partial(standings_json, scored, round_.standings)))
+        if not round_.in_progress:  # a round being played has no standings after it yet
+            pages.append(Page(f"events/{slug}/round-{round_.number}/standings.json", None,
+                              unit=unit, in_sitemap=False,
+                              data=partial(standings_json, scored, round_.standings)))
+        if round_.pairings is not None:
+            pages.append(Page(f"events/{slug}/round-{round_.number}/pairings.json", None,
+                              unit=unit, in_sitemap=False,
+                              data=partial(round_pairings_json, scored, round_)))
+        if round_.in_progress:
+            pages.append(Page(f"events/{slug}/round-{round_.number}/slips/", "slips.html",
+                              {**base, "round": round_}, unit))
     if scored.bracket is not None:
         pages.append(Page(f"events/{slug}/bracket/", "bracket.html",
                           {**base, "bracket": scored.bracket}, unit))
@@ -269,6 +279,19 @@ def sort_key(name: str) -> str:
 def _initial(name: str) -> str:
     first = sort_key(name)[:1].upper()
     return first if first.isalpha() else "#"
+
+
+def round_pairings_json(scored: ScoredEvent, round_: RoundView) -> str:
+    """round-<n>/pairings.json: the round's tables, players and results (null while playing)."""
+    return dump_json(pairings_json(_event_json(scored), round_.number, round_.label,
+                                   "elimination" if round_.pairings.place == "Game" else "swiss",
+                                   round_.pairings))
+
+
+def _event_json(scored: ScoredEvent) -> dict[str, Any]:
+    info = scored.event.info
+    return {"slug": info.slug, "name": scored.display_name, "date": info.date.isoformat(),
+            "game": info.game, "format": info.format}
 
 
 def standings_json(scored: ScoredEvent, standings: Standings | None) -> str:

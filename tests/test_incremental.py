@@ -62,13 +62,14 @@ def assert_same_as_full_build(source: Path, out: Path, scratch: Path, problems=N
 
 
 def swap_a_result(source: Path, rng: random.Random) -> list[str]:
-    """Swap the winner and loser of one Conquest table (keeps the file valid)."""
+    """Swap the winner and loser of one decided Conquest table (keeps the file valid)."""
     event = rng.choice([p for p in (source / "data/events").iterdir()
                         if 'game = "conquest"' in (p / "event.toml").read_text()])
     round_file = rng.choice(sorted(event.glob("round-*.csv")))
     lines = round_file.read_text().splitlines()
     pairs = [i for i in range(1, len(lines) - 1)
-             if lines[i].split(",")[0] and lines[i].split(",")[0] == lines[i + 1].split(",")[0]]
+             if lines[i].split(",")[0] and lines[i].split(",")[0] == lines[i + 1].split(",")[0]
+             and lines[i].split(",")[2] != lines[i + 1].split(",")[2]]  # a decided table
     i = rng.choice(pairs)
     a, b = lines[i].split(","), lines[i + 1].split(",")
     a[2], b[2] = b[2], a[2]

@@ -137,13 +137,20 @@ class RoundView:
     tables: Any
     standings: Standings | None
     notes: tuple[str, ...] = ()
+    pairings: Any = None
+    """The round's rules.pairings.Pairings (two-player games): its pairings.json, and the page
+    of a round in progress."""
+    in_progress: bool = False
+    """Some results are not in yet: the page leads with the pairings, and there are no
+    standings after this round yet."""
 
     @property
     def results(self) -> RoundView:
         """This round without its standings, as the page's results table takes it: equal to the
         last rebuild's when only the standings moved (a correction to an earlier round), and the
         very same object when the tables are (see _RESULTS)."""
-        key = (id(self.tables), self.number, self.label, self.path, self.template, self.notes)
+        key = (id(self.tables), self.number, self.label, self.path, self.template, self.notes,
+               self.in_progress)
         return remembered(_RESULTS, key, self.tables, lambda: replace(self, standings=None),
                           _RESULTS_LIMIT)
 

@@ -6,6 +6,7 @@ Schedule, Extended SoS and a seeded draw; then single elimination from a top-N c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...model import Event, Round
@@ -17,14 +18,16 @@ from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent,
                     remembered)
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
+from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
+                        with_round_in_progress)
 from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
                          status_line)
 from . import rows as conquest_rows
 from . import structure
 from ..swiss import SwissRecord, records_extended, rematches
 from .scoring import SwissRow, cut_players, elimination_matches, final_order, rank_swiss, swiss_games
-from .views import (final_standings_view, player_games, record_text, round_tables,
-                    swiss_standings_view)
+from .views import (final_standings_view, player_games, record_text, round_pairings,
+                    round_tables, swiss_standings_view)
 from .warnings import check_cut, check_elimination_pairings, check_swiss_round
 
 ROUND_TEMPLATE = "games/conquest/round.html"
@@ -52,11 +55,26 @@ class Conquest:
         plan = self.plan(event)
         for round_ in event.rounds:
             log.extend(_REMEMBERED.round_problems(round_, round_.number > plan.swiss_rounds))
+        check_in_progress(event, conquest_rows.pending_rows, log)
         if not any(r.partial for r in event.rounds):  # a rejected row would look like an absence
             conquest_rows.check_stages(event, plan, log)
 
     def score(self, event: Event) -> ScoredEvent:
-        return _Scorer(event, self.plan(event)).scored()
+        """The rounds whose results are all in are scored; a round still being played (the
+        newest) is shown as its pairings, and the standings stay those after the round before."""
+        plan = self.plan(event)
+        current = round_in_progress(event, conquest_rows.pending_rows)
+        if current is None:
+            return _Scorer(event, plan).scored()
+        done = _Scorer(replace(event, rounds=event.rounds[:-1]), plan).scored()
+        elimination = current.number > plan.swiss_rounds
+        label = (round_label(bracket_size(plan.elimination_rounds,
+                                          current.number - plan.swiss_rounds - 1))
+                 if elimination else f"Round {current.number}")
+        pairings = round_pairings(current, elimination, event.ref)
+        view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
+                         pairings=pairings, in_progress=True)
+        return with_round_in_progress(done, event, view, plan.total_rounds)
 
 
 class _Remembered:
@@ -214,7 +232,8 @@ class _Scorer:
                                              cut_line)
             tables = _REMEMBERED.tables(round_, False, self.event.ref, {},
                                         absences(k, latest, self.event.ref))
-            views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings))
+            views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings,
+                                   pairings=round_pairings(round_, False, self.event.ref)))
         return views
 
     def _cut_line(self, rows: list[SwissRow]) -> int:
@@ -243,7 +262,7 @@ class _Scorer:
                                              swiss, views[-1].standings if views else None)
             tables = _REMEMBERED.tables(round_, True, self.event.ref, seeds, [])
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
-                                   standings))
+                                   standings, pairings=round_pairings(round_, True, self.event.ref)))
         return views
 
     # -- bracket

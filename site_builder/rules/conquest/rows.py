@@ -22,6 +22,8 @@ RESULT_WORDS = {
     "bye": BYE,
 }
 EXPECTED_RESULTS = "win, modified-win (or mw), loss or bye"
+PENDING = ""
+"""An empty result: the game is still being played (a round in progress, see rules.pairings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +51,17 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Row, ...]:
 
 
 def _result(text: str, shown: str, line: int, log: ProblemLog) -> str | None:
+    if not text:
+        return PENDING
     word = RESULT_WORDS.get(" ".join(text.lower().split()))
     if word is None:
-        shown_text = f"'{text}'" if text else "empty"
-        log.error(shown, line, f"result {shown_text} is not a Conquest result: expected {EXPECTED_RESULTS}")
+        log.error(shown, line, f"result '{text}' is not a Conquest result: expected {EXPECTED_RESULTS}")
     return word
+
+
+def pending_rows(round_: Round) -> list[Row]:
+    """The rows still waiting for their result."""
+    return [row for row in round_.rows if row.result == PENDING]
 
 
 # ---------------------------------------------------------------- checks
@@ -63,7 +71,11 @@ def check_round(round_: Round, elimination: bool, log: ProblemLog) -> None:
     check_duplicates(round_, log)
     tables, loose = tables_of(round_)
     for row in loose:
-        if row.result in (WIN, MODIFIED_WIN):
+        if row.result == PENDING:
+            log.error(round_.path, row.line,
+                      f"{row.player} has no table and no result: seat them at a table with an "
+                      "opponent, or write bye if they have a bye")
+        elif row.result in (WIN, MODIFIED_WIN):
             log.error(round_.path, row.line,
                       f"{row.player} has a {row.result} but no table: a win needs an opponent at "
                       "the same table (a round without an opponent is a 'bye')")
@@ -84,7 +96,10 @@ def _check_table(path: str, number: int, rows: list[Row], elimination: bool, log
     line = rows[-1].line
     if len(rows) == 1:
         row = rows[0]
-        if row.result in (WIN, MODIFIED_WIN):
+        if row.result == PENDING:
+            log.error(path, line, f"{row.player} is alone at table {number} with no result: add "
+                                  "the opponent's row, or write bye if it is a bye")
+        elif row.result in (WIN, MODIFIED_WIN):
             log.error(path, line, f"table {number} has only {row.player}, with a {row.result}: "
                                   "a win needs an opponent at the same table (or write 'bye')")
         elif row.result == LOSS and elimination:
@@ -92,6 +107,8 @@ def _check_table(path: str, number: int, rows: list[Row], elimination: bool, log
                                   "rounds the opponent of a player who drops gets a 'bye'")
         return
     results = sorted(r.result for r in rows)
+    if PENDING in results:
+        return  # still being played (a round in progress): checked once both results are in
     if results == [LOSS, LOSS]:
         log.error(path, line, f"table {number} has no winner ({names} both lost): one of them needs "
                               "win or modified-win")

@@ -27,6 +27,7 @@ contract and these decisions:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...model import Event
@@ -35,13 +36,15 @@ from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
 from ..base import PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
+from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
+                        with_round_in_progress)
 from ..swiss import attendance_notes, records_after
 from ..twoplayer import (absences, check_final_too_early, check_round_numbers, is_complete,
                          registered_players, status_line)
 from . import rows as kingdom_rows
 from .options import KingdomOptions, default_rounds, read_options
 from .scoring import Ranked, round_scores, standings_after, swiss_games
-from .views import player_games, record_text, round_view, standings_view
+from .views import player_games, record_text, round_pairings, round_view, standings_view
 
 ROUND_TEMPLATE = "games/kingdom/round.html"
 
@@ -62,23 +65,36 @@ class Kingdom:
     def validate(self, event: Event, log: ProblemLog) -> None:
         for round_ in event.rounds:
             kingdom_rows.check_round(round_, log)
+        check_in_progress(event, kingdom_rows.pending_rows, log)
         planned = event.options.rounds
         if planned is not None:
             check_round_numbers(event, planned, f"rounds = {planned} in event.toml",
                                 "raise rounds in event.toml if it ran longer", log)
 
     def score(self, event: Event) -> ScoredEvent:
-        return _Scorer(event).scored()
+        """As Conquest: a round still being played is shown as its pairings, and the standings
+        stay those after the round before."""
+        current = round_in_progress(event, kingdom_rows.pending_rows)
+        if current is None:
+            return _Scorer(event).scored()
+        scorer = _Scorer(replace(event, rounds=event.rounds[:-1]), players=registered_players(event))
+        pairings = round_pairings(current, event.ref)
+        view = RoundView(current.number, f"Round {current.number}", current.path,
+                         PAIRINGS_TEMPLATE, pairings, None, pairings=pairings, in_progress=True)
+        return with_round_in_progress(scorer.scored(), event, view,
+                                      max(scorer.planned, current.number))
 
 
 class _Scorer:
     """Scores one validated event; each method builds one part of the result."""
 
-    def __init__(self, event: Event):
+    def __init__(self, event: Event, players: int | None = None):
+        """`players`: the registered players, when `event` is an event without its round in
+        progress (whose players count too)."""
         self.event = event
         self.options: KingdomOptions = event.options
         self.log = ProblemLog()
-        self.players = registered_players(event)
+        self.players = players or registered_players(event)
         self.suggested = default_rounds(self.players)
         last = event.rounds[-1].number if event.rounds else 0
         self.planned = self.options.rounds or max(self.suggested, last)
@@ -122,7 +138,8 @@ class _Scorer:
                                        self.event.ref)
             tables = round_view(round_, self.played[k], self.event.ref,
                                 absences(k, latest, self.event.ref))
-            views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings))
+            views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings,
+                                   pairings=round_pairings(round_, self.event.ref)))
         return views
 
     def _describe(self) -> str:

@@ -87,12 +87,18 @@ def check_round(round_: Round, log: ProblemLog) -> None:
         _check_lone(round_.path, row, log)
 
 
+def pending_rows(round_: Round) -> list[Row]:
+    """Rows of games still being played: at a table of two with the hero houses not written yet
+    (the newest round may be in progress, see rules.pairings; a lone row's empty houses is a bye
+    or an unpaired loss)."""
+    tables, _ = tables_of(round_)
+    return [row for rows in tables.values() if len(rows) == 2
+            for row in rows if row.houses is None and row.result == GAME]
+
+
 def _check_game(path: str, number: int, rows: list[Row], log: ProblemLog) -> None:
-    for row in rows:
-        if row.houses is None:
-            log.error(path, row.line, f"houses is empty for {row.player} at table {number}: "
-                                      f"expected the hero houses {row.player} made, 0 to "
-                                      f"{MAX_HOUSES} (only a bye leaves it empty)")
+    if any(row.houses is None and row.result == GAME for row in rows):
+        return  # still being played: checked once both players' hero houses are in
     a, b = rows
     if a.houses is not None and b.houses is not None and a.houses + b.houses > MAX_HOUSES:
         log.error(path, b.line, f"table {number}: {a.player} {a.houses} + {b.player} {b.houses} = "

@@ -11,7 +11,9 @@ from ..swiss import MISSED, Game, SwissRecord, attendance_notes
 from ..twoplayer import (BYE, UNPAIRED_LOSS, Absence, Ref, game_lines, record_line, result_counts,
                          seating)
 from .options import KingdomOptions
-from .scoring import DRAW, LOSS, TIEBREAK_LABELS, WIN, Ranked, Scores
+from ..pairings import Pairings, pairings_of
+from .rows import pending_rows
+from .scoring import DRAW, LOSS, TIEBREAK_LABELS, WIN, Ranked, Scores, game_result
 
 RESULT_LABELS = {WIN: "Win", DRAW: "Cosmic struggle (draw)", LOSS: "Loss", BYE: "Bye",
                  UNPAIRED_LOSS: "Unpaired loss", MISSED: "Unpaired loss (missed round)"}
@@ -99,6 +101,19 @@ def round_view(round_: Round, games: Mapping[str, Game], ref: Ref,
                    for number, rows in pairs)
     return KingdomRound(tables, tuple(seat(r) for r in byes), tuple(seat(r) for r in unpaired),
                         tuple(absent))
+
+
+def round_pairings(round_: Round, ref: Ref) -> Pairings:
+    """The round's pairings, with each result and both players' hero houses once in."""
+    return pairings_of(round_, ref, "Table", pending_rows, _result_of, BYE,
+                       ("Hero houses made",), tick=False)
+
+
+def _result_of(row, opponent) -> tuple[str, str]:
+    if opponent is None:  # a lone row that is not a bye
+        return LOSS, RESULT_LABELS[UNPAIRED_LOSS]
+    kind = game_result(row, opponent)
+    return kind, f"{RESULT_LABELS[kind]}, {row.houses}–{opponent.houses}"
 
 
 # ---------------------------------------------------------------- player pages

@@ -1,0 +1,181 @@
+"""The pairings of a two-player round as players look them up on the day: by table, and by name,
+with each result once it is in. The view of a round in progress, and the contents of
+`round-<n>/pairings.json` for every round.
+
+A round file in progress is one whose result cells are still (partly) empty: `site-builder
+pair` writes the pairings with empty results, and the organizer types each result in as the
+table finishes. A table is decided once every seat at it has a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Event, PlayerRef, Round
+from ..problems import ProblemLog
+from .base import RoundView, ScoredEvent
+from .seating import tables_of
+
+PLAYING = "playing"
+"""What a seat whose result is not in yet shows."""
+PAIRINGS_TEMPLATE = "games/pairings.html"
+"""The partial that draws a round in progress."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    player: PlayerRef
+    result: str | None
+    """The result word of the data contract ("win", "loss", …), None while the table plays."""
+    shown: str
+    """What the page shows: "Win", "12 houses", or PLAYING."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairedTable:
+    number: int
+    seats: tuple[Seat, ...]
+
+    @property
+    def decided(self) -> bool:
+        return all(seat.result is not None for seat in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """One line of the by-name list: where a player sits and against whom."""
+
+    player: PlayerRef
+    where: str
+    """ "Table 3", "Game 2" or "Bye"."""
+    opponent: PlayerRef | None
+
+
+@dataclass(frozen=True, slots=True)
+class Pairings:
+    place: str
+    """What a table is called in this round: "Table", or "Game" in elimination rounds."""
+    tables: tuple[PairedTable, ...]
+    byes: tuple[PlayerRef, ...]
+    others: tuple[Seat, ...] = ()
+    """Lone rows that are not byes (an unpaired loss): shown, not paired."""
+    record: tuple[str, ...] = ()
+    """What a result slip asks of each player: the results to tick, or the numbers to write."""
+    tick: bool = True
+    """Whether `record` are boxes to tick (one per player), else blanks to fill in."""
+
+    @property
+    def playing(self) -> int:
+        """Tables whose result is not in yet."""
+        return sum(not table.decided for table in self.tables)
+
+    @property
+    def in_progress(self) -> bool:
+        return self.playing > 0
+
+    @property
+    def by_name(self) -> tuple[Assignment, ...]:
+        """Every player, alphabetically: "find your name" on a phone or on the wall."""
+        found = []
+        for table in self.tables:
+            for seat in table.seats:
+                opponent = next((s.player for s in table.seats if s is not seat), None)
+                found.append(Assignment(seat.player, f"{self.place} {table.number}", opponent))
+        found += [Assignment(player, "Bye", None) for player in self.byes]
+        return tuple(sorted(found, key=lambda a: (a.player.name.casefold(), a.player.name)))
+
+
+ResultOf = Callable[[Any, Any], tuple[str, str]]
+"""(row, the opponent's row or None) → (result word, text shown), for a decided seat."""
+Pending = Callable[[Round], list[Any]]
+"""The rows of a round still waiting for their result (the game decides what that means)."""
+
+
+def pairings_of(round_: Round, ref: Callable[[str], PlayerRef], place: str, pending: Pending,
+                result_of: ResultOf, bye: str, record: tuple[str, ...] = (),
+                tick: bool = True) -> Pairings:
+    """The round's tables of two, byes and lone rows. A table with a pending row is still
+    playing: none of its results is shown yet."""
+    waiting = set(map(id, pending(round_)))
+    tables, loose = tables_of(round_)
+    paired, byes, others = [], [], []
+    for number, rows in tables.items():
+        if len(rows) == 2:
+            decided = not any(id(row) in waiting for row in rows)
+            paired.append(PairedTable(number, tuple(
+                _seat(row, rows[1 - i], ref, decided, result_of) for i, row in enumerate(rows))))
+        else:
+            loose = [*loose, *rows]
+    for row in sorted(loose, key=lambda r: r.line):
+        if row.result == bye:
+            byes.append(ref(row.player))
+        else:
+            others.append(_seat(row, None, ref, id(row) not in waiting, result_of))
+    return Pairings(place, tuple(paired), tuple(byes), tuple(others), record, tick)
+
+
+def _seat(row: Any, other: Any, ref: Callable[[str], PlayerRef], decided: bool,
+          result_of: ResultOf) -> Seat:
+    if not decided:
+        return Seat(ref(row.player), None, PLAYING)
+    word, shown = result_of(row, other)
+    return Seat(ref(row.player), word, shown)
+
+
+def round_in_progress(event: Event, pending: Pending) -> Round | None:
+    """The newest round, when some of its results are not in yet."""
+    if event.rounds and pending(event.rounds[-1]):
+        return event.rounds[-1]
+    return None
+
+
+def check_in_progress(event: Event, pending: Pending, log: ProblemLog) -> None:
+    """Only the newest round may wait for results; and an event that says it is final has
+    every result in."""
+    for round_ in event.rounds[:-1]:
+        for row in pending(round_):
+            log.error(round_.path, row.line,
+                      f"{row.player} has no result in round {round_.number}: only the newest "
+                      f"round (round {event.rounds[-1].number}) may still be in progress; write "
+                      "the result")
+    current = round_in_progress(event, pending)
+    if current is not None and event.info.status == "final":
+        row = pending(current)[0]
+        log.error(current.path, row.line,
+                  f"{row.player} has no result, but event.toml says status = \"final\": write the "
+                  f"results of round {current.number}, or remove the status until they are in")
+
+
+def pairings_json(head: dict[str, Any], number: int, label: str, stage: str,
+                  pairings: Pairings) -> dict[str, Any]:
+    """The data of `round-<n>/pairings.json`: every table with its players and results (null
+    while playing), and the byes."""
+    def seat(s: Seat) -> dict[str, Any]:
+        return {"player": s.player.name, "player_id": s.player.id, "result": s.result}
+    return {
+        "event": head,
+        "round": number,
+        "label": label,
+        "stage": stage,
+        "in_progress": pairings.in_progress,
+        "tables": [{"table": t.number, "players": [seat(s) for s in t.seats]}
+                   for t in pairings.tables],
+        "byes": [{"player": p.name, "player_id": p.id} for p in pairings.byes],
+        "unpaired": [seat(s) for s in pairings.others],
+    }
+
+
+def with_round_in_progress(done: ScoredEvent, event: Event, view: RoundView,
+                           planned: int) -> ScoredEvent:
+    """An event scored without its round in progress (`done`), with that round added as its
+    pairings: not complete, no winner yet, the standings those after the round before."""
+    done.event = event
+    done.rounds = (*done.rounds, view)
+    done.complete = False
+    done.winner = None
+    stage = f"{view.label} (round {view.number} of {planned})" \
+        if view.label != f"Round {view.number}" else f"round {view.number} of {planned}"
+    done.status_line = f"In progress: {stage} being played"
+    return done
