@@ -76,6 +76,20 @@ def _parser() -> argparse.ArgumentParser:
     common(check_cmd)
     check_cmd.set_defaults(run=_run_check, out=None)
 
+    pair_cmd = commands.add_parser(
+        "pair", help="form an event's next round by its game's rules and write it as "
+                     "round-<n>.csv with the results empty")
+    pair_cmd.add_argument("folder", metavar="EVENT_FOLDER", help="the event: data/events/<slug>")
+    pair_cmd.add_argument("--seed", type=int, metavar="N",
+                          help="the draw's seed (default: from the event's seed and the round)")
+    pair_cmd.add_argument("--drop", action="append", default=[], metavar="NAME",
+                          help="a player who leaves before this round (repeatable)")
+    pair_cmd.add_argument("--add", action="append", default=[], metavar="NAME",
+                          help="a late arrival, or a player rejoining (repeatable)")
+    pair_cmd.add_argument("--dry-run", action="store_true",
+                          help="print the pairings, write nothing")
+    pair_cmd.set_defaults(run=_run_pair, out=None, source=".")
+
     def watching(sub: argparse.ArgumentParser) -> None:
         common(sub)
         sub.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
@@ -120,6 +134,42 @@ def _run_check(args: argparse.Namespace) -> int:
     events = len(result.site.events)
     found = _count(len(result.warnings), "warning") if result.warnings else "no problems"
     print(f"Checked {_count(events, 'event')}: {found}.", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_pair(args: argparse.Namespace) -> int:
+    from .pair.command import Request, plan_next_round, write_round
+
+    folder = Path(args.folder)
+    site = os.path.normpath(folder / ".." / ".." / "..")  # how problems' paths are shown
+    try:
+        next_round = plan_next_round(Request(folder, args.seed, args.drop, args.add))
+    except DataError as exc:
+        _print_problems(exc.problems, site)
+        print("Nothing was written.", file=sys.stderr)
+        return EXIT_ERRORS
+    shown = os.path.relpath(next_round.path) if not next_round.path.is_absolute() else next_round.path
+    stage = "" if next_round.label == f"Round {next_round.number}" else \
+        f" (round {next_round.number})"
+    print(f"{next_round.event_name}, {next_round.label}{stage}:")
+    width = max(len(str(t.number or "")) for t in next_round.tables)
+    place = "Game" if next_round.label != f"Round {next_round.number}" else "Table"
+    for table in next_round.tables:
+        where = f"{place} {table.number:>{width}}" if table.number is not None else "Bye"
+        print(f"  {where:<{len(place) + 1 + width}}  {' – '.join(table.players)}"
+              + ("  (bye)" if table.bye and table.number is not None else ""))
+    for note in next_round.notes:
+        print(f"  {note}")
+    games = sum(not t.bye for t in next_round.tables)
+    byes = [t.players[0] for t in next_round.tables if t.bye]
+    summary = (f"{games} {place.lower()}{'s' if games != 1 else ''}"
+               + (f", bye{'s' if len(byes) > 1 else ''}: {', '.join(byes)}" if byes else ""))
+    if args.dry_run:
+        print(f"Dry run: {shown} not written ({summary}).")
+        return EXIT_OK
+    write_round(next_round)
+    print(f"Wrote {shown}: {summary}. Enter each result in that file as its game ends; "
+          "serve and watch publish the pairings now.")
     return EXIT_OK
 
 

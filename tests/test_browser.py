@@ -17,6 +17,8 @@ from site_builder.serve import serve_in_thread
 pytestmark = pytest.mark.browser
 BASE = "/my-league/"
 REGIONAL = "2026-06-13-northern-regional-championship"
+NOVEMBER = "2026-11-21-november-store-night"
+"""The demo's event on the day: round 3 is being played."""
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +114,9 @@ def test_double_elimination_bracket_on_a_phone_without_javascript(browser, root:
                                   f"events/{ARMAGEDDON}/round-4/", f"events/{CHAMPIONSHIP}/",
                                   f"events/{CHAMPIONSHIP}/round-1/", f"events/{CHAMPIONSHIP}/bracket/",
                                   "rankings/", f"events/{INWO}/round-1/", f"events/{INWO}/bracket/",
-                                  f"events/{INWO_H2H}/round-3/", f"events/{KINGDOM}/round-1/"])
+                                  f"events/{INWO_H2H}/round-3/", f"events/{KINGDOM}/round-1/",
+                                  f"events/{NOVEMBER}/", f"events/{NOVEMBER}/round-3/",
+                                  f"events/{NOVEMBER}/round-3/slips/"])
 def test_pages_have_no_accessibility_violations(page: Page, root: str, path: str):
     page.goto(root + path)
     results = Axe().run(page)
@@ -150,3 +154,35 @@ def test_advancement_grid_links_a_winner_to_their_next_bracket(page: Page, root:
     target = page.locator(".grid-box:target")
     expect(target).to_have_count(1)
     expect(target).to_contain_text(name)
+
+
+def test_a_player_finds_their_table_on_a_phone(browser, root: str):
+    """On the day: the event page leads to the round being played, whose first screen lists
+    every player by name with their table and opponent, nothing cut off at 390 px."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(root + f"events/{NOVEMBER}/")
+    banner = page.locator(".now-playing a")
+    expect(banner).to_be_in_viewport()
+    expect(banner).to_contain_text("Round 3 is being played")
+    banner.click()
+    expect(page).to_have_url(root + f"events/{NOVEMBER}/round-3/")
+    entries = page.locator("ol.by-name li")
+    expect(entries).to_have_count(10)
+    expect(entries.first).to_be_in_viewport()  # the list starts on the first screen
+    mine = entries.filter(has=page.locator(".who", has_text="Zoë Laurent"))
+    expect(mine).to_contain_text("Table ")
+    expect(mine).to_contain_text("vs ")
+    for box in (entries.nth(i).bounding_box() for i in range(10)):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def test_the_pairings_print_as_a_wall_list_in_columns(page: Page, root: str):
+    page.goto(root + f"events/{NOVEMBER}/round-3/")
+    page.emulate_media(media="print")
+    assert page.locator("ol.by-name").evaluate("el => getComputedStyle(el).columnCount") == "3"
+    expect(page.locator(".site-header")).to_be_hidden()
+    page.goto(root + f"events/{NOVEMBER}/round-3/slips/")
+    expect(page.locator(".slip")).to_have_count(5)

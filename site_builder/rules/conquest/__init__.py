@@ -24,6 +24,7 @@ from ..twoplayer import (absences, check_final_too_early, is_complete, registere
                          status_line)
 from . import rows as conquest_rows
 from . import structure
+from .knockout import KnockoutScorer
 from ..swiss import SwissRecord, records_extended, rematches
 from .scoring import SwissRow, cut_players, elimination_matches, final_order, rank_swiss, swiss_games
 from .views import (final_standings_view, player_games, record_text, round_pairings,
@@ -47,6 +48,15 @@ class Conquest:
     def read_rows(self, table: CsvTable, shown: str, options: Any, log: ProblemLog) -> tuple:
         return conquest_rows.read_rows(table, shown, log)
 
+    def pending(self, round_: Round) -> list:
+        """The round's rows still waiting for their result."""
+        return conquest_rows.pending_rows(round_)
+
+    def stages(self, event: Event) -> tuple[int, int]:
+        """(Swiss rounds, cut): how `site-builder pair` forms the next round."""
+        plan = self.plan(event)
+        return plan.swiss_rounds, plan.cut
+
     def plan(self, event: Event) -> structure.Plan:
         """Registered players are the event's players.csv rows, else everyone in a round file."""
         return structure.make_plan(event.options, registered_players(event))
@@ -65,8 +75,8 @@ class Conquest:
         plan = self.plan(event)
         current = round_in_progress(event, conquest_rows.pending_rows)
         if current is None:
-            return _Scorer(event, plan).scored()
-        done = _Scorer(replace(event, rounds=event.rounds[:-1]), plan).scored()
+            return _scored(event, plan)
+        done = _scored(replace(event, rounds=event.rounds[:-1]), plan)
         elimination = current.number > plan.swiss_rounds
         label = (round_label(bracket_size(plan.elimination_rounds,
                                           current.number - plan.swiss_rounds - 1))
@@ -75,6 +85,12 @@ class Conquest:
         view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
                          pairings=pairings, in_progress=True)
         return with_round_in_progress(done, event, view, plan.total_rounds)
+
+
+def _scored(event: Event, plan: structure.Plan) -> ScoredEvent:
+    if plan.knockout:
+        return KnockoutScorer(event, plan).scored(ProblemLog())
+    return _Scorer(event, plan).scored()
 
 
 class _Remembered:

@@ -131,7 +131,7 @@ def check_stages(event: Event, plan: Plan, log: ProblemLog) -> None:
         if not plan.swiss_rounds < round_.number <= plan.total_rounds:
             continue
         for row in round_.rows:
-            if row.player not in swiss_players:
+            if plan.swiss_rounds and row.player not in swiss_players:
                 log.error(round_.path, row.line,
                           f"{row.player} plays an elimination round without having played a Swiss round")
             elif alive is not None and row.player not in alive:

@@ -53,7 +53,14 @@ class Plan:
     def total_rounds(self) -> int:
         return self.swiss_rounds + self.elimination_rounds
 
+    @property
+    def knockout(self) -> bool:
+        """Single elimination from round 1: no Swiss rounds, `cut` is the bracket's size."""
+        return self.swiss_rounds == 0
+
     def describe(self) -> str:
+        if self.knockout:
+            return f"Custom: single elimination, a bracket of {self.cut}"
         cut = f"top {self.cut} cut" if self.cut else "no cut"
         rounds = f"{self.swiss_rounds} Swiss round{'s' if self.swiss_rounds != 1 else ''}, {cut}"
         if self.structure == "custom":
@@ -71,10 +78,19 @@ def structure_for(structure: str, players: int) -> tuple[int, int, bool]:
 
 
 def make_plan(options: ConquestOptions, players: int) -> Plan:
+    if options.structure == "custom" and options.swiss_rounds == 0:
+        # The seed: "byes ... to a number of players equal to the difference between the actual
+        # player count and the next-highest exponential power of 2".
+        return Plan("custom", players, 0, options.cut or bracket_for(players))
     if options.structure == "custom":
         return Plan("custom", players, options.swiss_rounds or 0, options.cut or 0)
     rounds, cut, below = structure_for(options.structure, players)
     return Plan(options.structure, players, rounds, cut, below)
+
+
+def bracket_for(players: int) -> int:
+    """The smallest power of two that seats everyone (at least 2)."""
+    return max(2, 1 << (players - 1).bit_length()) if players > 1 else 2
 
 
 def read_options(keys: KeyReader) -> ConquestOptions:
@@ -82,11 +98,16 @@ def read_options(keys: KeyReader) -> ConquestOptions:
     tier = keys.choice("tier", TIERS)
     swiss_rounds = cut = None
     if structure == "custom":
-        swiss_rounds = keys.integer("swiss_rounds", required=True, minimum=1, example="swiss_rounds = 5")
-        cut = keys.integer("cut", required=True, minimum=0, example="cut = 8")
-        if cut is not None and cut not in CUTS:
+        swiss_rounds = keys.integer("swiss_rounds", required=True, minimum=0, example="swiss_rounds = 5")
+        # Single elimination from round 1 (swiss_rounds = 0): `cut`, if given, is the bracket's
+        # size; by default the bracket seats the registered players.
+        cut = keys.integer("cut", required=swiss_rounds != 0, minimum=0, example="cut = 8")
+        sizes = CUTS if swiss_rounds != 0 else tuple(c for c in CUTS if c) + (2, 64, 128)
+        if cut is not None and cut not in sizes:
+            what = "a cut size" if swiss_rounds != 0 else "a bracket size"
             keys.log.error(keys.doc.shown, keys.doc.line_of("cut"),
-                           f"cut = {cut} is not a cut size: expected one of {', '.join(map(str, CUTS))}")
+                           f"cut = {cut} is not {what}: expected one of "
+                           f"{', '.join(map(str, sorted(sizes)))}")
             cut = None
     else:
         for key in ("swiss_rounds", "cut"):

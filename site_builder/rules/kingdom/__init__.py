@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...model import Event
+from ...model import Event, Round
 from ...numbers import ordinal
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
@@ -61,6 +61,14 @@ class Kingdom:
 
     def read_rows(self, table: CsvTable, shown: str, options: Any, log: ProblemLog) -> tuple:
         return kingdom_rows.read_rows(table, shown, log)
+
+    def pending(self, round_: Round) -> list:
+        """The round's rows still waiting for their result."""
+        return kingdom_rows.pending_rows(round_)
+
+    def stages(self, event: Event) -> tuple[int, int]:
+        """(Swiss rounds, cut): the planned rounds, and no cut."""
+        return event.options.rounds or default_rounds(registered_players(event)), 0
 
     def validate(self, event: Event, log: ProblemLog) -> None:
         for round_ in event.rounds:
