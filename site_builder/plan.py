@@ -283,22 +283,26 @@ def _initial(name: str) -> str:
 
 def round_pairings_json(scored: ScoredEvent, round_: RoundView) -> str:
     """round-<n>/pairings.json: the round's tables, players and results (null while playing)."""
-    return dump_json(pairings_json(_event_json(scored), round_.number, round_.label,
-                                   "elimination" if round_.pairings.place == "Game" else "swiss",
-                                   round_.pairings))
+    return _pairings_json(_event_head(scored), round_.number, round_.label, round_.pairings)
 
 
-def _event_json(scored: ScoredEvent) -> dict[str, Any]:
+@lru_cache(maxsize=1024)
+def _pairings_json(head: tuple, number: int, label: str, pairings: Any) -> str:
+    """Remembered by value, as the standings' twins are: a corrected result re-plans every
+    round of its event, and the other rounds' pairings come out equal."""
+    stage = "elimination" if pairings.place == "Game" else "swiss"
+    event = dict(zip(("slug", "name", "date", "game", "format"), head))
+    return dump_json(pairings_json(event, number, label, stage, pairings))
+
+
+def _event_head(scored: ScoredEvent) -> tuple:
     info = scored.event.info
-    return {"slug": info.slug, "name": scored.display_name, "date": info.date.isoformat(),
-            "game": info.game, "format": info.format}
+    return info.slug, scored.display_name, info.date.isoformat(), info.game, info.format
 
 
 def standings_json(scored: ScoredEvent, standings: Standings | None) -> str:
     """The JSON twin of a standings table (data contract §5); numbers unrounded."""
-    info = scored.event.info
-    head = (info.slug, scored.display_name, info.date.isoformat(), info.game, info.format)
-    return _standings_json(head, standings)
+    return _standings_json(_event_head(scored), standings)
 
 
 @lru_cache(maxsize=256)
