@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
                           help="a player who leaves before this round (repeatable)")
     pair_cmd.add_argument("--add", action="append", default=[], metavar="NAME",
                           help="a late arrival, or a player rejoining (repeatable)")
+    pair_cmd.add_argument("--allow-five", action="store_true",
+                          help="SPELLFIRE: seat winners in a bracket of five where no brackets "
+                               "of three and four can")
     pair_cmd.add_argument("--dry-run", action="store_true",
                           help="print the pairings, write nothing")
     pair_cmd.set_defaults(run=_run_pair, out=None, source=".")
@@ -143,7 +146,8 @@ def _run_pair(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     site = os.path.normpath(folder / ".." / ".." / "..")  # how problems' paths are shown
     try:
-        next_round = plan_next_round(Request(folder, args.seed, args.drop, args.add))
+        next_round = plan_next_round(Request(folder, args.seed, args.drop, args.add,
+                                             args.allow_five))
     except DataError as exc:
         _print_problems(exc.problems, site)
         print("Nothing was written.", file=sys.stderr)
@@ -153,7 +157,7 @@ def _run_pair(args: argparse.Namespace) -> int:
         f" (round {next_round.number})"
     print(f"{next_round.event_name}, {next_round.label}{stage}:")
     width = max(len(str(t.number or "")) for t in next_round.tables)
-    place = "Game" if next_round.label != f"Round {next_round.number}" else "Table"
+    place = next_round.formed.place
     for table in next_round.tables:
         where = f"{place} {table.number:>{width}}" if table.number is not None else "Bye"
         print(f"  {where:<{len(place) + 1 + width}}  {' – '.join(table.players)}"
@@ -161,7 +165,7 @@ def _run_pair(args: argparse.Namespace) -> int:
     for note in next_round.notes:
         print(f"  {note}")
     games = sum(not t.bye for t in next_round.tables)
-    byes = [t.players[0] for t in next_round.tables if t.bye]
+    byes = [name for t in next_round.tables if t.bye for name in t.players]
     summary = (f"{games} {place.lower()}{'s' if games != 1 else ''}"
                + (f", bye{'s' if len(byes) > 1 else ''}: {', '.join(byes)}" if byes else ""))
     if args.dry_run:

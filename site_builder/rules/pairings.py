@@ -50,7 +50,16 @@ class Assignment:
     player: PlayerRef
     where: str
     """ "Table 3", "Game 2" or "Bye"."""
-    opponent: PlayerRef | None
+    opponents: tuple[PlayerRef, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SlipField:
+    """One thing a result slip asks of each player: a box to tick ("Win"), or a blank to fill
+    in ("Tau stored")."""
+
+    label: str
+    tick: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +70,8 @@ class Pairings:
     byes: tuple[PlayerRef, ...]
     others: tuple[Seat, ...] = ()
     """Lone rows that are not byes (an unpaired loss): shown, not paired."""
-    record: tuple[str, ...] = ()
-    """What a result slip asks of each player: the results to tick, or the numbers to write."""
-    tick: bool = True
-    """Whether `record` are boxes to tick (one per player), else blanks to fill in."""
+    record: tuple[SlipField, ...] = ()
+    """What a result slip asks of each player."""
 
     @property
     def playing(self) -> int:
@@ -81,46 +88,51 @@ class Pairings:
         found = []
         for table in self.tables:
             for seat in table.seats:
-                opponent = next((s.player for s in table.seats if s is not seat), None)
-                found.append(Assignment(seat.player, f"{self.place} {table.number}", opponent))
-        found += [Assignment(player, "Bye", None) for player in self.byes]
+                others = tuple(s.player for s in table.seats if s is not seat)
+                found.append(Assignment(seat.player, f"{self.place} {table.number}", others))
+        found += [Assignment(player, "Bye") for player in self.byes]
         return tuple(sorted(found, key=lambda a: (a.player.name.casefold(), a.player.name)))
 
 
-ResultOf = Callable[[Any, Any], tuple[str, str]]
-"""(row, the opponent's row or None) → (result word, text shown), for a decided seat."""
+ResultOf = Callable[[Any, list[Any]], tuple[str, str]]
+"""(row, the other rows at its table, none for a lone row) → (result word, text shown), for a
+decided seat."""
 Pending = Callable[[Round], list[Any]]
 """The rows of a round still waiting for their result (the game decides what that means)."""
 
 
 def pairings_of(round_: Round, ref: Callable[[str], PlayerRef], place: str, pending: Pending,
-                result_of: ResultOf, bye: str, record: tuple[str, ...] = (),
-                tick: bool = True) -> Pairings:
-    """The round's tables of two, byes and lone rows. A table with a pending row is still
-    playing: none of its results is shown yet."""
+                result_of: ResultOf, bye: str, record: tuple[SlipField, ...] = (),
+                seats: Callable[[list[Any]], list[Any]] = list) -> Pairings:
+    """The round's tables (two players or more), byes and lone rows. A table with a pending row
+    is still playing: none of its results is shown yet. `seats` turns a table's rows into one
+    row per player, for games that write a row per player per game (the first row stands for
+    the player)."""
     waiting = set(map(id, pending(round_)))
     tables, loose = tables_of(round_)
     paired, byes, others = [], [], []
     for number, rows in tables.items():
-        if len(rows) == 2:
+        players = seats(rows)
+        if len(players) >= 2:
             decided = not any(id(row) in waiting for row in rows)
             paired.append(PairedTable(number, tuple(
-                _seat(row, rows[1 - i], ref, decided, result_of) for i, row in enumerate(rows))))
+                _seat(row, [r for r in rows if r.player != row.player], ref, decided, result_of)
+                for row in players)))
         else:
-            loose = [*loose, *rows]
+            loose = [*loose, *players]
     for row in sorted(loose, key=lambda r: r.line):
         if row.result == bye:
             byes.append(ref(row.player))
         else:
-            others.append(_seat(row, None, ref, id(row) not in waiting, result_of))
-    return Pairings(place, tuple(paired), tuple(byes), tuple(others), record, tick)
+            others.append(_seat(row, [], ref, id(row) not in waiting, result_of))
+    return Pairings(place, tuple(paired), tuple(byes), tuple(others), record)
 
 
-def _seat(row: Any, other: Any, ref: Callable[[str], PlayerRef], decided: bool,
+def _seat(row: Any, others: list[Any], ref: Callable[[str], PlayerRef], decided: bool,
           result_of: ResultOf) -> Seat:
     if not decided:
         return Seat(ref(row.player), None, PLAYING)
-    word, shown = result_of(row, other)
+    word, shown = result_of(row, others)
     return Seat(ref(row.player), word, shown)
 
 

@@ -11,7 +11,7 @@ from ..swiss import MISSED, Game, SwissRecord, attendance_notes
 from ..twoplayer import (BYE, UNPAIRED_LOSS, Absence, Ref, game_lines, record_line, result_counts,
                          seating)
 from .options import KingdomOptions
-from ..pairings import Pairings, pairings_of
+from ..pairings import Pairings, SlipField, pairings_of
 from .rows import pending_rows
 from .scoring import DRAW, LOSS, TIEBREAK_LABELS, WIN, Ranked, Scores, game_result
 
@@ -106,12 +106,13 @@ def round_view(round_: Round, games: Mapping[str, Game], ref: Ref,
 def round_pairings(round_: Round, ref: Ref) -> Pairings:
     """The round's pairings, with each result and both players' hero houses once in."""
     return pairings_of(round_, ref, "Table", pending_rows, _result_of, BYE,
-                       ("Hero houses made",), tick=False)
+                       (SlipField("Hero houses made"),))
 
 
-def _result_of(row, opponent) -> tuple[str, str]:
-    if opponent is None:  # a lone row that is not a bye
+def _result_of(row, others) -> tuple[str, str]:
+    if not others:  # a lone row that is not a bye
         return LOSS, RESULT_LABELS[UNPAIRED_LOSS]
+    opponent = others[0]
     kind = game_result(row, opponent)
     return kind, f"{RESULT_LABELS[kind]}, {row.houses}–{opponent.houses}"
 
