@@ -290,9 +290,8 @@ def round_pairings_json(scored: ScoredEvent, round_: RoundView) -> str:
 def _pairings_json(head: tuple, number: int, label: str, pairings: Any) -> str:
     """Remembered by value, as the standings' twins are: a corrected result re-plans every
     round of its event, and the other rounds' pairings come out equal."""
-    stage = "elimination" if pairings.place == "Game" else "swiss"
     event = dict(zip(("slug", "name", "date", "game", "format"), head))
-    return dump_json(pairings_json(event, number, label, stage, pairings))
+    return dump_json(pairings_json(event, number, label, pairings.stage, pairings))
 
 
 def _event_head(scored: ScoredEvent) -> tuple:

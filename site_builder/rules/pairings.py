@@ -72,6 +72,9 @@ class Pairings:
     """Lone rows that are not byes (an unpaired loss): shown, not paired."""
     record: tuple[SlipField, ...] = ()
     """What a result slip asks of each player."""
+    stage: str = "swiss"
+    """pairings.json's `stage`: "swiss", "elimination", or the game's own word ("tables",
+    "brackets")."""
 
     @property
     def playing(self) -> int:
@@ -103,7 +106,7 @@ Pending = Callable[[Round], list[Any]]
 
 def pairings_of(round_: Round, ref: Callable[[str], PlayerRef], place: str, pending: Pending,
                 result_of: ResultOf, bye: str, record: tuple[SlipField, ...] = (),
-                seats: Callable[[list[Any]], list[Any]] = list) -> Pairings:
+                seats: Callable[[list[Any]], list[Any]] = list, stage: str = "swiss") -> Pairings:
     """The round's tables (two players or more), byes and lone rows. A table with a pending row
     is still playing: none of its results is shown yet. `seats` turns a table's rows into one
     row per player, for games that write a row per player per game (the first row stands for
@@ -125,7 +128,7 @@ def pairings_of(round_: Round, ref: Callable[[str], PlayerRef], place: str, pend
             byes.append(ref(row.player))
         else:
             others.append(_seat(row, [], ref, id(row) not in waiting, result_of))
-    return Pairings(place, tuple(paired), tuple(byes), tuple(others), record)
+    return Pairings(place, tuple(paired), tuple(byes), tuple(others), record, stage)
 
 
 def _seat(row: Any, others: list[Any], ref: Callable[[str], PlayerRef], decided: bool,

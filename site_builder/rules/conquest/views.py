@@ -35,7 +35,7 @@ FINAL_COLUMNS = (Column("finish", "Finish", "text", numeric=False),
 def round_pairings(round_: Round, elimination: bool, ref: Ref) -> Pairings:
     """The round's pairings, with each result once it is in (see rules.pairings)."""
     return pairings_of(round_, ref, "Game" if elimination else "Table", pending_rows,
-                       _result_of, BYE, SLIP)
+                       _result_of, BYE, SLIP, stage="elimination" if elimination else "swiss")
 
 
 SLIP = tuple(SlipField(label, tick=True) for label in ("Win", "Modified win", "Loss"))
