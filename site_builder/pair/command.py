@@ -93,9 +93,17 @@ def plan_next_round(request: Request) -> NextRound:
     scored = ruleset.score(event)
     formed = form(Context(event, scored, ruleset, number, names, set(request.drop),
                           list(dict.fromkeys(request.add)), rng, request.allow_five, where))
-    spec = ruleset.columns(event.options)
     return NextRound(source, request.folder / f"round-{number:0{_width(event)}d}.csv", number,
-                     scored.display_name, formed, spec.required + spec.optional)
+                     scored.display_name, formed, _header(ruleset, event))
+
+
+def _header(ruleset, event: Event) -> tuple[str, ...]:
+    """The columns `pair` writes: the ruleset's own choice where it has one (written_columns),
+    else every column its round files take."""
+    if hasattr(ruleset, "written_columns"):
+        return ruleset.written_columns(event.options)
+    spec = ruleset.columns(event.options)
+    return spec.required + spec.optional
 
 
 def _former(game: str):

@@ -9,6 +9,7 @@ its events are listed but not ranked.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from ...model import Event, Round
 from ...numbers import ordinal, percent_text
@@ -18,7 +19,8 @@ from ...tomlkeys import KeyReader
 from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
 from ..elimination import build_bracket, bracket_size, round_label
 from ..grid import TEMPLATE as GRID_TEMPLATE
-from . import headtohead, rows, tables, views
+from ..pairings import PAIRINGS_TEMPLATE, round_in_progress, with_round_in_progress
+from . import headtohead, playing, rows, tables, views
 from .options import InwoOptions, read_options
 
 TABLES_ROUND = "games/inwo/tables_round.html"
@@ -37,35 +39,84 @@ class Inwo:
     def columns(self, options: InwoOptions) -> ColumnSpec:
         return rows.MULTIPLAYER_COLUMNS if options.multiplayer else rows.HEAD_TO_HEAD_COLUMNS
 
+    def written_columns(self, options: InwoOptions) -> tuple[str, ...]:
+        """The header `pair` writes: the contract's columns (goal_pct, not its alias
+        special_pct), and `advanced` for the referee's decisions."""
+        if options.multiplayer:
+            return ("table", "player", "result", "groups", "goal_pct", "advanced")
+        return ("table", "player", "result", "groups", "goal_pct")
+
     def read_rows(self, table: CsvTable, shown: str, options: InwoOptions, log: ProblemLog) -> tuple:
         return rows.read_rows(table, shown, options.multiplayer, log)
+
+    def pending(self, round_: Round) -> list:
+        """The round's rows still waiting for their result (their groups, multiplayer)."""
+        return rows.pending_rows(round_)
 
     def validate(self, event: Event, log: ProblemLog) -> None:
         options: InwoOptions = event.options
         check = rows.check_multiplayer_round if options.multiplayer else rows.check_head_to_head_round
         for round_ in event.rounds:
             check(round_, log)
+        rows.check_rounds_in_progress(event, options.multiplayer, log)
         if log.has_errors() or any(r.partial for r in event.rounds):
             return
+        playing_now = round_in_progress(event, rows.pending_rows) is not None
         if options.multiplayer:
-            check_advancement(event.rounds, options.goal_groups, log)
-        else:
-            played = [headtohead.matches_of(r, options.goal_groups)[0] for r in event.rounds]
+            check_advancement(event.rounds, options.goal_groups, log, playing_now)
+        else:  # who plays a round follows from the rounds before it, all complete
+            complete = event.rounds[:-1] if playing_now else event.rounds
+            played = [headtohead.matches_of(r, options.goal_groups)[0] for r in complete]
             headtohead.check_eligibility(event.rounds, played, log)
 
     def score(self, event: Event) -> ScoredEvent:
+        """The rounds whose results are all in are scored; a round still being played (the
+        newest) is shown as its pairings, and the standings stay those after the round before."""
+        scorer = _MultiplayerScorer if event.options.multiplayer else _HeadToHeadScorer
+        current = round_in_progress(event, rows.pending_rows)
+        if current is None:
+            return scorer(event).scored()
+        done = scorer(replace(event, rounds=event.rounds[:-1])).scored()
         if event.options.multiplayer:
-            return _MultiplayerScorer(event).scored()
-        return _HeadToHeadScorer(event).scored()
+            return _multiplayer_in_progress(done, event, current)
+        return _head_to_head_in_progress(done, event, current)
 
 
-def check_advancement(rounds: list[Round], goal_groups: int, log: ProblemLog) -> None:
-    """Who plays each round must follow from the round before (or the referee's `advanced`)."""
+def _multiplayer_in_progress(done: ScoredEvent, event: Event, current: Round) -> ScoredEvent:
+    """How many rounds a multi-player event has depends on who advances, so the status line
+    names the round being played, not "round k of n"."""
+    pairings = playing.multiplayer_pairings(current, event.options.goal_groups, event.ref)
+    label = "Final" if len(pairings.tables) == 1 else f"Round {current.number}"
+    view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
+                     pairings=pairings, in_progress=True)
+    scored = with_round_in_progress(done, event, view, current.number)
+    scored.status_line = ("In progress: the final table being played" if label == "Final" else
+                          f"In progress: round {current.number} being played")
+    return scored
+
+
+def _head_to_head_in_progress(done: ScoredEvent, event: Event, current: Round) -> ScoredEvent:
+    planned = headtohead.planned_rounds(len(event.rounds[0].rows))
+    index = len(event.rounds) - 1
+    label = (round_label(bracket_size(planned, index)) if index < planned
+             else f"Round {current.number}")
+    pairings = playing.head_to_head_pairings(current, event.ref)
+    view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
+                     pairings=pairings, in_progress=True)
+    return with_round_in_progress(done, event, view, planned)
+
+
+def check_advancement(rounds: list[Round], goal_groups: int, log: ProblemLog,
+                      last_in_progress: bool = False) -> None:
+    """Who plays each round must follow from the round before (or the referee's `advanced`).
+    A round still being played is checked for who sits there, not for its tables' decisions."""
     for index, round_ in enumerate(rounds):
         results = tables.round_results(round_, goal_groups)
-        _check_table_decisions(round_, results, log)
         if index + 1 == len(rounds):
+            if not last_in_progress:
+                _check_table_decisions(round_, results, log)
             break
+        _check_table_decisions(round_, results, log)
         following = rounds[index + 1]
         if results and results[0].stage == "final":
             log.error(following.path, 1, f"round {following.number} follows a final: round "
@@ -149,7 +200,8 @@ class _MultiplayerScorer:
             results = self.played[k]
             label = "Final" if results and results[0].stage == "final" else f"Round {k}"
             round_views.append(RoundView(k, label, round_.path, TABLES_ROUND,
-                                         views.round_tables(results, goal, ref), standings))
+                                         views.round_tables(results, goal, ref), standings,
+                                         pairings=playing.multiplayer_pairings(round_, goal, ref)))
         standings = round_views[-1].standings if round_views else None
         grid = views.advancement_grid(self.played, self.complete, ref) if self.played else None
         return ScoredEvent(
@@ -226,7 +278,8 @@ class _HeadToHeadScorer:
             title = "Final standings" if final else f"Standings after the {self._label(index)}"
             standings = views.h2h_standings(ranked, title, round_.number, final, self.planned, ref)
             round_views.append(RoundView(round_.number, self._label(index), round_.path, GAMES_ROUND,
-                                         self._games(index), standings))
+                                         self._games(index), standings,
+                                         pairings=playing.head_to_head_pairings(round_, ref)))
         standings = round_views[-1].standings if round_views else None
         bracket = self._bracket()
         return ScoredEvent(

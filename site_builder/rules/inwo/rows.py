@@ -7,6 +7,10 @@ a shared victory), `time` (on every row of a table that ran out of time) or empt
 
 Head-to-head: `table,player,result` with `win` / `loss` / `bye`, plus optional `groups` and
 `special_pct` for the Percentage of Goal that places the semi-finalists.
+
+The newest round may be in progress (rules.pairings): a multiplayer row whose `groups` is still
+empty (a non-winner's `result` is empty for good, so the groups say whether the game is over),
+or a head-to-head row whose `result` is still empty, is a game being played.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import Round
+from ...model import Event, Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvRow, CsvTable
 from ..cells import INVALID, whole_number
@@ -29,7 +33,7 @@ HEAD_TO_HEAD_COLUMNS = ColumnSpec(required=("table", "player", "result"),
 
 WIN, SHARED, TIME, LOSS, BYE = "win", "shared", "time", "loss", "bye"
 MULTIPLAYER_RESULTS = (WIN, SHARED, TIME, "")
-HEAD_TO_HEAD_RESULTS = (WIN, LOSS, BYE)
+HEAD_TO_HEAD_RESULTS = (WIN, LOSS, BYE, "")
 YES = {"yes", "y", "true", "1", "advanced"}
 NO = {"no", "n", "false", "0"}
 
@@ -47,6 +51,8 @@ class Seat:
     """The best special-goal percentage, or None."""
     advanced: bool | None = None
     """The referee's decision, when written; None lets the rules decide."""
+    pending: bool = False
+    """The game is still being played: no groups yet (multiplayer), no result yet (head-to-head)."""
 
 
 def read_rows(table: CsvTable, shown: str, multiplayer: bool, log: ProblemLog) -> tuple[Seat, ...]:
@@ -71,7 +77,8 @@ def _read_row(row: CsvRow, shown: str, multiplayer: bool, log: ProblemLog) -> Se
         shown_text = f"'{row.get('result')}'" if row.get("result") else "empty"
         expected = ("'win' for the table's winner, 'shared' on each player of a shared victory, "
                     "'time' on every row of a table that ran out of time, or empty"
-                    if multiplayer else "'win', 'loss' or 'bye'")
+                    if multiplayer else "'win', 'loss' or 'bye' (empty while the game is "
+                                        "being played)")
         log.error(shown, line, f"result {shown_text} is not an INWO result: expected {expected}")
         ok = False
     number = whole_number(row.get("table"), "table", 1, shown, line, log,
@@ -86,11 +93,8 @@ def _read_row(row: CsvRow, shown: str, multiplayer: bool, log: ProblemLog) -> Se
         log.error(shown, line, "the table cell is empty: expected the table's number"
                                + ("" if multiplayer else " (only a bye may leave it empty)"))
         return None
-    if multiplayer and groups is None:
-        log.error(shown, line, f"{player} has no groups: expected the groups they controlled when "
-                               "the game ended (bonuses included), a whole number, 0 or more")
-        return None
-    return Seat(line, number, player, result, groups, special, advanced)
+    pending = groups is None if multiplayer else result == ""
+    return Seat(line, number, player, result, groups, special, advanced, pending)
 
 
 def _special(row: CsvRow, shown: str, log: ProblemLog) -> Fraction | None | object:
@@ -128,7 +132,32 @@ def _advanced(text: str, shown: str, line: int, log: ProblemLog) -> bool | None 
     return INVALID
 
 
+def pending_rows(round_: Round) -> list[Seat]:
+    """The rows of games still being played."""
+    return [seat for seat in round_.rows if seat.pending]
+
+
 # ---------------------------------------------------------------- checks within a round
+
+
+def check_rounds_in_progress(event: Event, multiplayer: bool, log: ProblemLog) -> None:
+    """Only the newest round may wait for results, and not in an event that says it is final.
+    (rules.pairings.check_in_progress says "write the result"; a multiplayer row that waits
+    lacks its groups, and a non-winner's result stays empty, so INWO says what to write.)"""
+    missing, write = (("groups", "write the groups they controlled when the game ended")
+                      if multiplayer else ("result", "write win or loss"))
+    newest = event.rounds[-1] if event.rounds else None
+    for round_ in event.rounds[:-1]:
+        for seat in pending_rows(round_):
+            log.error(round_.path, seat.line,
+                      f"{seat.player} has no {missing} in round {round_.number}: only the newest "
+                      f"round (round {newest.number}) may still be in progress; {write}")
+    waiting = pending_rows(newest) if newest else []
+    if waiting and event.info.status == "final":
+        log.error(newest.path, waiting[0].line,
+                  f"{waiting[0].player} has no {missing}, but event.toml says status = \"final\": "
+                  f"write the results of round {newest.number}, or remove the status until they "
+                  "are in")
 
 
 def check_multiplayer_round(round_: Round, log: ProblemLog) -> None:
@@ -145,6 +174,8 @@ def _check_multiplayer_table(path: str, number: int, seats: list[Seat], log: Pro
         log.error(path, last, f"table {number} has only {seats[0].player}: an INWO table seats "
                               "several players (five in the seed's multi-player tournament)")
         return
+    if any(s.pending for s in seats):
+        return  # still being played (a round in progress): checked once every groups cell is in
     winners = [s for s in seats if s.result == WIN]
     shared = [s for s in seats if s.result == SHARED]
     timed = [s for s in seats if s.result == TIME]
@@ -185,11 +216,16 @@ def _check_game(path: str, number: int, seats: list[Seat], log: ProblemLog) -> N
         return
     if len(seats) == 1:
         seat = seats[0]
-        if seat.result != BYE:
+        if seat.pending:
+            log.error(path, seat.line, f"{seat.player} is alone at table {number} with no result: "
+                                       "add the opponent's row, or write bye if it is a bye")
+        elif seat.result != BYE:
             log.error(path, seat.line, f"table {number} has only {seat.player}, with a "
                                        f"{seat.result}: a game needs an opponent at the same table "
                                        "(write 'bye' for a player who goes through without playing)")
         return
+    if any(s.pending for s in seats):
+        return  # still being played: checked once both results are in
     results = sorted(s.result for s in seats)
     names = " and ".join(s.player for s in seats)
     if results == [LOSS, LOSS]:
