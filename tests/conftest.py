@@ -104,6 +104,24 @@ class ScratchSite:
         return read_page(path / "index.html" if path.is_dir() else path)
 
 
+@pytest.fixture
+def pair(capsys, monkeypatch, request):
+    """Run `site-builder pair` in-process from inside the site's folder, as an organizer does:
+    (exit code, stdout, stderr). The event is the test module's `EV` unless `slug` names one."""
+    def run(site, *args: str, slug: str | None = None):
+        monkeypatch.chdir(site.root)
+        capsys.readouterr()  # what the test printed before is not this command's output
+        code = main(["pair", f"data/events/{slug}" if slug else request.module.EV, *args])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+    return run
+
+
+def registrations(names) -> str:
+    """An event's players.csv registering these names."""
+    return "player\n" + "".join(f"{name}\n" for name in names)
+
+
 class Running:
     """`python -m site_builder ARGS` in a subprocess (watch, serve), its stderr collected line by
     line as an organizer's terminal shows it."""

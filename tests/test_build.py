@@ -79,9 +79,7 @@ def test_every_page_the_contract_lists_exists(demo):
             # A round still being played has pairings but no standings after it yet.
             in_progress = slug == "2026-11-21-november-store-night" and n == 3
             assert (demo / f"events/{slug}/round-{n}/standings.json").is_file() != in_progress
-            if json.loads((demo / f"events/{slug}/index.html").parent.joinpath(
-                    "standings.json").read_text())["event"]["game"] in ("conquest", "kingdom"):
-                assert (demo / f"events/{slug}/round-{n}/pairings.json").is_file()
+            assert (demo / f"events/{slug}/round-{n}/pairings.json").is_file()
 
 
 def test_events_with_a_cut_have_a_bracket_page(demo):

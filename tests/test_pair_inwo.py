@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from site_builder.cli import main
+from conftest import registrations
 from site_builder.pair.inwo import nearest_fits, seat, table_sizes, what_count_makes
 
 SLUG = "2024-05-18-cup"
@@ -25,19 +25,8 @@ def inwo_event(fmt: str = "multiplayer", **keys: str) -> str:
     return "\n".join(lines + [f'{k} = "{v}"' for k, v in keys.items()]) + "\n"
 
 
-def registrations(names) -> str:
-    return "player\n" + "".join(f"{name}\n" for name in names)
 
 
-@pytest.fixture
-def pair(capsys, monkeypatch):
-    """Run `site-builder pair` from inside the site's folder, as an organizer does."""
-    def run(site, *args: str):
-        monkeypatch.chdir(site.root)
-        code = main(["pair", EV, *args])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-    return run
 
 
 def rows_of(path) -> list[dict[str, str]]:

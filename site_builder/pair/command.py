@@ -88,7 +88,7 @@ def plan_next_round(request: Request) -> NextRound:
                           "the round file by hand (see the README for its columns)")
     number = event.rounds[-1].number + 1 if event.rounds else 1
     _refuse_if_not_ready(event, ruleset, number)
-    names, where = _players(event, request, number)
+    names, where = _players(event, ruleset, request, number)
     rng = random.Random(request.seed if request.seed is not None else _seed(event, number))
     scored = ruleset.score(event)
     formed = form(Context(event, scored, ruleset, number, names, set(request.drop),
@@ -154,9 +154,11 @@ def _refuse_if_not_ready(event: Event, ruleset, number: int) -> None:
                      "status = \"final\": the event is over, there is no next round to pair")
 
 
-def _players(event: Event, request: Request, number: int) -> tuple[list[str], str]:
+def _players(event: Event, ruleset, request: Request, number: int) -> tuple[list[str], str]:
     """Round 1: the registrations; later: the players of the latest round; minus --drop, plus
-    --add. With the file they come from, for messages."""
+    --add. With the file they come from, for messages. A game whose rounds only some players
+    go on to (SPELLFIRE's bracket winners) says who (`continuing`): an --add may be anyone but
+    them (another chance)."""
     if number == 1:
         where = f"{event.folder}/{REGISTRATIONS_FILE}"
         lines = {r.name: r.line for r in event.registrations}
@@ -171,19 +173,33 @@ def _players(event: Event, request: Request, number: int) -> tuple[list[str], st
         for row in latest.rows:
             lines.setdefault(row.player, row.line)
         what = f"does not play round {latest.number}"
-    for name in request.drop:
-        if name not in lines:
-            close = difflib.get_close_matches(name, list(lines), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise refuse(where, None, f"--drop '{name}': {name} {what}{hint}")
-    for name in request.add:
-        if name in lines:
-            raise refuse(where, lines[name], f"--add '{name}': {name} already plays")
+        if hasattr(ruleset, "continuing"):
+            _check_drops(request, lines, where, what)
+            _check_adds(request, ruleset.continuing(event), where)
+            return [n for n in lines if n not in request.drop] + list(dict.fromkeys(request.add)), where
+    _check_drops(request, lines, where, what)
+    _check_adds(request, lines, where)
     names = [n for n in lines if n not in request.drop] + list(dict.fromkeys(request.add))
     if len(names) < 2:
         raise refuse(where, None, f"only {len(names)} player{'s' if len(names) != 1 else ''} "
                                   f"left to pair for round {number}: a game needs two")
     return names, where
+
+
+def _check_drops(request: Request, lines: dict[str, int], where: str, what: str) -> None:
+    """--drop names must be among `lines`."""
+    for name in request.drop:
+        if name not in lines:
+            close = difflib.get_close_matches(name, list(lines), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise refuse(where, None, f"--drop '{name}': {name} {what}{hint}")
+
+
+def _check_adds(request: Request, lines: dict[str, int], where: str) -> None:
+    """--add names must not be among `lines`."""
+    for name in request.add:
+        if name in lines:
+            raise refuse(where, lines[name], f"--add '{name}': {name} already plays")
 
 
 def _seed(event: Event, number: int) -> int:

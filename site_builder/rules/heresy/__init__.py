@@ -2,13 +2,17 @@
 
 Reascension and Revelations: multiplayer tables of 3 or 4 scored in points from tau. Armageddon:
 best-of-three matches in single or double elimination.
+
+The newest round may be in progress (progress.py): it is shown as its pairings, and the standings
+stay those after the round before.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
-from ...model import Event
+from ...model import Event, Round
 from ...numbers import ordinal
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
@@ -16,7 +20,8 @@ from ...tomlkeys import KeyReader
 from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Section,
                     Standings)
 from ..elimination import Match, build_bracket, round_label
-from . import armageddon, matches, multiplayer, tables
+from ..pairings import PAIRINGS_TEMPLATE, with_round_in_progress
+from . import armageddon, matches, multiplayer, progress, tables
 from .options import HeresyOptions, read_options
 from .views import (double_bracket, match_player_game, match_standings, match_views,
                     points_grid, table_player_games, table_standings, table_views, tau_line)
@@ -45,8 +50,13 @@ class Heresy:
             return tables.read_rows(table, shown, log)
         return matches.read_rows(table, shown, log)
 
+    def pending(self, round_: Round) -> list:
+        """The round's rows still waiting for their result."""
+        return progress.pending(round_)
+
     def validate(self, event: Event, log: ProblemLog) -> None:
         options: HeresyOptions = event.options
+        progress.check_in_progress(event, options.multiplayer, log)
         if options.multiplayer:
             for round_ in event.rounds:
                 tables.check_round(round_, log)
@@ -58,23 +68,54 @@ class Heresy:
             armageddon.check_eligibility(event.rounds, played, options.elimination, log)
 
     def score(self, event: Event) -> ScoredEvent:
+        """The rounds whose results are all in are scored; a round still being played (the
+        newest) is shown as its pairings, and the standings stay those after the round before."""
+        current = event.rounds[-1] if event.rounds and progress.pending(event.rounds[-1]) else None
         if event.options.multiplayer:
-            return _TableScorer(event).scored()
-        return _MatchScorer(event).scored()
+            if current is None:
+                return _TableScorer(event).scored()
+            return _TableScorer(replace(event, rounds=event.rounds[:-1]),
+                                players=registered(event)).in_progress(current, event)
+        if current is None:
+            return _MatchScorer(event).scored()
+        return _MatchScorer(replace(event, rounds=event.rounds[:-1]),
+                            first_round=first_round_players(event)).in_progress(current, event)
 
 
 def registered(event: Event) -> int:
     return len(event.registrations) or len({r.player for rnd in event.rounds for r in rnd.rows})
 
 
+def first_round_players(event: Event) -> int:
+    """Players of round 1 (waiting rows too): the size of a single-elimination bracket."""
+    return len({row.player for row in event.rounds[0].rows}) if event.rounds else 0
+
+
+def single_rounds(first_round: int) -> int:
+    """Rounds of single elimination from `first_round` players: each round halves them, a bye
+    taking the odd one on."""
+    return math.ceil(math.log2(first_round)) if first_round > 1 else 1
+
+
+def armageddon_label(elimination: str, first_round: int, index: int) -> str:
+    """Round `index` (0-based) as pages and `pair` name it: "Semi-finals" in single
+    elimination, "Round 3" in double."""
+    rounds = single_rounds(first_round)
+    if elimination == "single" and index < rounds:
+        return round_label(2 ** (rounds - index))
+    return f"Round {index + 1}"
+
+
 class _TableScorer:
     """Reascension / Revelations."""
 
-    def __init__(self, event: Event):
+    def __init__(self, event: Event, players: int | None = None):
+        """`players`: the registered players, when `event` is an event without its round in
+        progress (whose players count too)."""
         self.event = event
         self.options: HeresyOptions = event.options
         self.log = ProblemLog()
-        self.players = registered(event)
+        self.players = players or registered(event)
         self.minimum = multiplayer.minimum_rounds(self.players)
         self.planned = self.options.rounds or self.minimum
         self.played = {r.number: multiplayer.round_results(r, self.options) for r in event.rounds}
@@ -98,7 +139,8 @@ class _TableScorer:
             title = "Final standings" if final else f"Standings after round {k}"
             standings = table_standings(self.after[k], title, k, final, self.options, ref)
             rounds.append(RoundView(k, f"Round {k}", round_.path, TABLE_ROUND,
-                                    table_views(round_, self.played[k], ref), standings))
+                                    table_views(round_, self.played[k], ref), standings,
+                                    pairings=progress.table_pairings(round_, ref)))
         standings = rounds[-1].standings if rounds else None
         final_rank = self.after.get(self.last, [])
         sections = ()
@@ -116,6 +158,17 @@ class _TableScorer:
             status_line=self._status_line(), sections=sections,
             ranking=tuple(RankingEntry(r.player, int(r.points), r.finish, r.rank)
                           for r in players.values()))
+
+    def in_progress(self, current: Round, event: Event) -> ScoredEvent:
+        """The event scored without `current`, the round being played, which is added as its
+        pairings (its tables' sizes checked against 3.2.2 like any round's)."""
+        before = self.after.get(self.last, [])
+        multiplayer.check_groupings(current, before, self.log)
+        done = self.scored()
+        pairings = progress.table_pairings(current, event.ref)
+        view = RoundView(current.number, f"Round {current.number}", current.path,
+                         PAIRINGS_TEMPLATE, pairings, None, pairings=pairings, in_progress=True)
+        return with_round_in_progress(done, event, view, max(self.planned, current.number))
 
     def _check_structure(self) -> None:
         toml = f"{self.event.folder}/event.toml"
@@ -170,7 +223,9 @@ class _TableScorer:
 class _MatchScorer:
     """Armageddon: best-of-three matches, single or double elimination."""
 
-    def __init__(self, event: Event):
+    def __init__(self, event: Event, first_round: int | None = None):
+        """`first_round`: the players of round 1, when `event` is an event without its round in
+        progress (which may be round 1)."""
         self.event = event
         self.options: HeresyOptions = event.options
         self.log = ProblemLog()
@@ -186,8 +241,8 @@ class _MatchScorer:
             self.log.warning(f"{event.folder}/event.toml", event.line_of("status"),
                              f"status = \"final\" but {len(alive)} players are still in "
                              f"({', '.join(alive)}): no champion is named until one remains")
-        first_round = len({p for m in self.matches[0] for p in m.players}) if self.matches else 0
-        self.single_rounds = math.ceil(math.log2(first_round)) if first_round > 1 else 1
+        self.first_round = first_round or first_round_players(event)
+        self.single_rounds = single_rounds(self.first_round)
 
     def scored(self) -> ScoredEvent:
         ref = self.event.ref
@@ -199,7 +254,8 @@ class _MatchScorer:
             standings = match_standings(places, title, round_.number, final, ref,
                                         self.options.elimination)
             rounds.append(RoundView(round_.number, self._label(index), round_.path, MATCH_ROUND,
-                                    match_views(state.placed[-1], ref), standings))
+                                    match_views(state.placed[-1], ref), standings,
+                                    pairings=progress.match_pairings(round_, ref)))
         standings = rounds[-1].standings if rounds else None
         state = self.states[-1] if self.states else None
         champion = state.champion if state and self.complete else None
@@ -211,15 +267,26 @@ class _MatchScorer:
             status_line=self._status_line(),
             ranking_note="Armageddon has no points to rank: its events are not counted")
 
+    def in_progress(self, current: Round, event: Event) -> ScoredEvent:
+        """The event scored without `current`, the round being played, which is added as its
+        pairings."""
+        done = self.scored()
+        pairings = progress.match_pairings(current, event.ref)
+        view = RoundView(current.number, self._label(current.number - 1), current.path,
+                         PAIRINGS_TEMPLATE, pairings, None, pairings=pairings, in_progress=True)
+        planned = max(self.single_rounds, current.number)
+        scored = with_round_in_progress(done, event, view, planned)
+        if self.options.elimination == "double":  # as many rounds as the losses make
+            scored.status_line = f"In progress: round {current.number} being played"
+        return scored
+
     def _round_name(self, number: int) -> str:
         """How a round is named in a sentence: 'the Semi-finals', or 'round 3'."""
         label = self._label(number - 1)
         return f"the {label}" if not label.startswith("Round") else label.lower()
 
     def _label(self, index: int) -> str:
-        if self.options.elimination == "single" and index < self.single_rounds:
-            return round_label(2 ** (self.single_rounds - index))
-        return f"Round {index + 1}"
+        return armageddon_label(self.options.elimination, self.first_round, index)
 
     def _bracket(self) -> Bracket:
         ref = self.event.ref

@@ -4,6 +4,14 @@ One row per player per game: `table` (the match), `game` (1–3), `win`/`loss`, 
 match is won by the player with more game wins. Time-expiry outcomes (4.2.5–4.2.7) are written as
 game results, including an unplayed game "recorded as losses for both players". A lone `bye` row
 (no game) is a bye.
+
+A match being played (the newest round may be in progress, see rules.pairings) keeps the two rows
+`site-builder pair` wrote, `table,,player,,` — game, result and tau empty — one per player. The
+organizer types each game's rows below them as the games end, and deletes the two waiting rows
+once the match is over. While both are there the match is "playing", whatever games are typed:
+they are checked only for what typing more cannot put right (a third player, a game twice, two
+winners of a game). A waiting row elsewhere — without a table, alone at its table, one of the
+two gone, or in an earlier round — is an error.
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ from ..cells import INVALID, whole_number
 
 COLUMNS = ColumnSpec(required=("table", "game", "player", "result", "tau"))
 WIN, LOSS, BYE = "win", "loss", "bye"
+WAITING = ""
+"""The result of a waiting row: the match is still being played."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +38,11 @@ class GameRow:
     player: str
     result: str
     tau: int | None
+
+    @property
+    def waiting(self) -> bool:
+        """The row `pair` wrote for a match being played (no game, result or tau)."""
+        return self.result == WAITING
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +55,8 @@ class MatchResult:
     games: tuple[tuple[int, dict[str, str], dict[str, int | None]], ...]
     """(game number, result by player, tau by player), in game order."""
     line: int
+    playing: bool = False
+    """Its waiting rows are still there: no winner yet, whatever games are typed."""
 
     @property
     def is_bye(self) -> bool:
@@ -55,6 +72,8 @@ class MatchResult:
     def winner(self) -> str | None:
         if self.is_bye:
             return self.players[0]
+        if self.playing or len(self.players) != 2:
+            return None
         a, b = self.players
         return a if self.wins(a) > self.wins(b) else b if self.wins(b) > self.wins(a) else None
 
@@ -93,7 +112,7 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
         if not player:
             log.error(shown, row.line, "the player cell is empty: expected the player's name")
             ok = False
-        if result not in (WIN, LOSS, BYE):
+        if result not in (WIN, LOSS, BYE, WAITING):
             log.error(shown, row.line, f"result '{row.get('result')}' is not an Armageddon result: "
                                        "expected win or loss for each game, or bye")
             ok = False
@@ -101,6 +120,10 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
         game = whole_number(row.get("game"), "game", 1, shown, row.line, log)
         tau = whole_number(row.get("tau"), "tau", 0, shown, row.line, log)
         if not ok or INVALID in (number, game, tau):
+            continue
+        if result == WAITING:
+            if _waiting_row_ok(player, number, game, tau, shown, row.line, log):
+                rows.append(GameRow(row.line, number, None, player, WAITING, None))
             continue
         if result == BYE:
             if game is not None:
@@ -122,6 +145,23 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
     return tuple(rows)
 
 
+def _waiting_row_ok(player: str, table: int | None, game: int | None, tau: int | None, shown: str,
+                    line: int, log: ProblemLog) -> bool:
+    """A row with an empty result is the waiting row of a match being played: a table, and no
+    game or tau (a game's row needs its result)."""
+    if game is not None or tau is not None:
+        written = f"game {game}" if game is not None else f"tau {tau}"
+        log.error(shown, line, f"{player} has {written} but no result: a game's row needs win or "
+                               "loss (only the row pair wrote for a match being played leaves "
+                               "game, result and tau all empty)")
+        return False
+    if table is None:
+        log.error(shown, line, f"{player} has no table and no result: seat them at a match's table "
+                               "with an opponent, or write bye if they have a bye")
+        return False
+    return True
+
+
 def matches_of(round_: Round) -> list[MatchResult]:
     """The round's matches (by table) and byes, in table order; byes last."""
     by_table: dict[int, list[GameRow]] = defaultdict(list)
@@ -136,10 +176,13 @@ def matches_of(round_: Round) -> list[MatchResult]:
         players = tuple(dict.fromkeys(r.player for r in rows))
         games: dict[int, tuple[dict[str, str], dict[str, int | None]]] = {}
         for r in rows:
+            if r.waiting:
+                continue
             results, taus = games.setdefault(r.game, ({}, {}))
             results[r.player], taus[r.player] = r.result, r.tau
         matches.append(MatchResult(round_.number, number, players,
-                                   tuple((g, *games[g]) for g in sorted(games)), rows[0].line))
+                                   tuple((g, *games[g]) for g in sorted(games)), rows[0].line,
+                                   playing=any(r.waiting for r in rows)))
     return matches + byes
 
 
@@ -179,6 +222,10 @@ def _check_match(path: str, number: int | None, rows: list[GameRow], log: Proble
                                        f"{'s' if len(players) != 1 else ''} ({', '.join(players)}): an "
                                        "Armageddon match is between two players")
         return
+    waiting = [r for r in rows if r.waiting]
+    if waiting:
+        _check_match_being_played(path, number, players, rows, waiting, log)
+        return
     seen: dict[tuple[int, str], int] = {}
     by_game: dict[int, list[GameRow]] = defaultdict(list)
     for r in rows:
@@ -211,3 +258,38 @@ def _check_match(path: str, number: int | None, rows: list[GameRow], log: Proble
                   f"the match at table {number} is tied {wins[players[0]]}–{wins[players[1]]}: the "
                   "player with more game wins takes the match, so record the deciding game "
                   "(seed 4.2.5–4.2.7 for time)")
+
+
+def _check_match_being_played(path: str, number: int | None, players: list[str],
+                              rows: list[GameRow], waiting: list[GameRow], log: ProblemLog) -> None:
+    """Both waiting rows there, once each; the games typed so far, each player once per game
+    and at most one winner."""
+    waits: dict[str, GameRow] = {}
+    for row in waiting:
+        if row.player in waits:
+            log.error(path, row.line, f"{row.player} has two waiting rows at table {number} (also "
+                                      f"line {waits[row.player].line}): pair writes one per player")
+            return
+        waits[row.player] = row
+    if len(waits) == 1:
+        kept = waiting[0]
+        gone = next(p for p in players if p != kept.player)
+        log.error(path, kept.line,
+                  f"the match at table {number} is still waiting for {kept.player} but {gone}'s "
+                  "waiting row is gone: delete both once the match is over (its games written "
+                  "below them), or keep both while it is played")
+        return
+    by_game: dict[int, list[GameRow]] = defaultdict(list)
+    for row in rows:
+        if row.waiting:
+            continue
+        twice = next((r for r in by_game[row.game] if r.player == row.player), None)
+        if twice is not None:
+            log.error(path, row.line, f"{row.player} has two rows for game {row.game} at table "
+                                      f"{number} (also line {twice.line})")
+            return
+        by_game[row.game].append(row)
+        if len(by_game[row.game]) == 2 and all(r.result == WIN for r in by_game[row.game]):
+            log.error(path, row.line, f"game {row.game} at table {number} has two winners: one "
+                                      "player wins a game (an unplayed game is a loss for both)")
+            return

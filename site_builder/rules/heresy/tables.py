@@ -1,4 +1,10 @@
-"""Reascension and Revelations round files: one row per player per table (seed 000, 3.2–3.3)."""
+"""Reascension and Revelations round files: one row per player per table (seed 000, 3.2–3.3).
+
+A seat whose result and tau are both empty is still being played: that is how `site-builder
+pair` writes a round, and the newest round may be in progress (see rules.pairings). A table with
+such a seat is checked for what is wrong whatever else is typed (its size, two winners, a winner
+and 'time'), and in full once every seat is in.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +31,11 @@ class Seat:
     tau: int | None
     """Tau stored at the end of the game; may be left empty for the winner."""
 
+    @property
+    def waiting(self) -> bool:
+        """Result and tau both empty: the game is still being played."""
+        return self.result == "" and self.tau is None
+
 
 def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Seat, ...]:
     seats = []
@@ -47,7 +58,7 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[Seat, ...]:
         if number is None:
             log.error(shown, row.line, "the table cell is empty: expected the table's number")
             continue
-        if tau is None and result != WIN:
+        if tau is None and result == TIME:
             log.error(shown, row.line, f"{player} has no tau: expected the tau stored at the end "
                                        "of the game (a whole number, 0 or more)")
             continue
@@ -70,6 +81,8 @@ def check_round(round_: Round, log: ProblemLog) -> None:
 
 
 def _check_table(path: str, number: int, seats: list[Seat], log: ProblemLog) -> None:
+    """The table's size and results; while a seat waits for its result only what typing the
+    rest cannot put right is reported."""
     names = ", ".join(s.player for s in seats)
     last = seats[-1].line
     if len(seats) not in (3, 4):
@@ -85,6 +98,8 @@ def _check_table(path: str, number: int, seats: list[Seat], log: ProblemLog) -> 
     elif winners and timed:
         log.error(path, winners[0].line, f"table {number} has a winner ({winners[0].player}) and "
                                          "'time': a game that ran out of time has no winner")
+    elif any(seat.waiting for seat in seats):
+        return  # still being played: checked in full once every seat is in
     elif timed:
         check_time_on_every_row(path, number, seats, TIME, log)
     elif not winners:

@@ -1,25 +1,33 @@
 """SPELLFIRE (Tournament Rules 2.0, seed 002): three-player brackets to two game wins, placement
-by unrazed realms, round multipliers, officials' points and scored tournaments."""
+by unrazed realms, round multipliers, officials' points and scored tournaments.
+
+The newest round may be in progress (see rows.py for how its file is filled in): its brackets
+are shown as pairings, "playing" until someone has won two games, and the standings stay those
+after the last complete round.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from ...model import Event
+from ...model import Event, Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
 from ..base import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
 from ..grid import TEMPLATE as GRID_TEMPLATE
+from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
+                        with_round_in_progress)
 from . import rows as spellfire_rows
 from .options import SpellfireOptions, read_options
 from .scoring import (SCORED_MINIMUM, another_chance, brackets, check_advancement,
-                      check_another_chance, final_round_of, official_points, score_rounds)
-from .views import (advancement_grid, bracket_views, ordinal, player_games, ranked,
-                    standings_view)
+                      check_another_chance, decided_brackets, final_round_of, official_points,
+                      rounds_to_play, score_rounds)
+from .views import (FINAL_FINISHES, advancement_grid, bracket_views, ordinal, player_games,
+                    ranked, round_pairings, standings_view)
 
 ROUND_TEMPLATE = "games/spellfire/round.html"
-FINISHES = {1: "Winner", 2: "Runner-up", 3: "Third", 4: "Fourth"}
 
 
 class Spellfire:
@@ -35,18 +43,51 @@ class Spellfire:
     def read_rows(self, table: CsvTable, shown: str, options: Any, log: ProblemLog) -> tuple:
         return spellfire_rows.read_rows(table, shown, log)
 
+    def continuing(self, event: Event) -> dict[str, int]:
+        """Who goes on after the latest round (for `pair`'s --drop and --add): its bracket
+        winners, by the line of their first row. Another chance goes to someone else."""
+        rows = spellfire_rows.brackets_of(event.rounds[-1]).values()
+        winners = {spellfire_rows.bracket_winner(bracket) for bracket in rows}
+        return {row.player: row.line for bracket in rows
+                for row in spellfire_rows.first_rows(bracket) if row.player in winners}
+
+    def pending(self, round_: Round) -> list:
+        """A seat of every player in a bracket nobody has won yet."""
+        return spellfire_rows.pending_rows(round_)
+
     def validate(self, event: Event, log: ProblemLog) -> None:
+        newest = event.rounds[-1].number if event.rounds else 0
         for round_ in event.rounds:
-            spellfire_rows.check_round(round_, log)
+            spellfire_rows.check_round(round_, log, None if round_.number == newest else newest)
+        # Brackets unfinished in an earlier round are reported above with their tally; what is
+        # left to check is an event marked final with its newest round still being played.
+        check_in_progress(event, lambda r: spellfire_rows.pending_rows(r)
+                          if r.number == newest else [], log)
         if not log.has_errors():
             check_advancement(event.rounds, log)
 
     def score(self, event: Event) -> ScoredEvent:
-        return _Scorer(event).scored()
+        """The complete rounds are scored; a round still being played (the newest) is shown as
+        its brackets, and the standings stay those after the round before."""
+        current = round_in_progress(event, spellfire_rows.pending_rows)
+        if current is None:
+            return _Scorer(event).scored()
+        everyone = {row.player for round_ in event.rounds for row in round_.rows}
+        done = _Scorer(replace(event, rounds=event.rounds[:-1]), len(everyone)).scored()
+        pairings = round_pairings(current, decided_brackets(current), event.ref)
+        single = len(spellfire_rows.brackets_of(current)) == 1
+        view = RoundView(current.number, "Final" if single else f"Round {current.number}",
+                         current.path, PAIRINGS_TEMPLATE, pairings, None, pairings=pairings,
+                         in_progress=True)
+        playing = len({row.player for row in current.rows})
+        return with_round_in_progress(done, event, view,
+                                      current.number - 1 + rounds_to_play(playing))
 
 
 class _Scorer:
-    def __init__(self, event: Event):
+    def __init__(self, event: Event, players: int | None = None):
+        """`players`: everyone in the event, when `event` is an event without its round in
+        progress (whose players count toward a scored tournament too)."""
         self.event = event
         self.options: SpellfireOptions = event.options
         self.log = ProblemLog()
@@ -59,7 +100,7 @@ class _Scorer:
                 advanced = {b.winner for b in self.brackets[index - 1]}
                 check_another_chance(round_, self.chances[round_.number], self.after[index - 1],
                                      advanced, self.log)
-        self.players = len(self.after[-1]) if self.after else 0
+        self.players = players or (len(self.after[-1]) if self.after else 0)
         self.scored_event = self.players >= SCORED_MINIMUM
         status = event.info.status
         self.complete = status == "final" or (status is None and self.final_round is not None)
@@ -85,8 +126,9 @@ class _Scorer:
                                        {"scored": self.scored_event})
             tables = bracket_views(self.brackets[index], after, self.chances.get(round_.number),
                                    self.event.ref)
+            pairings = round_pairings(round_, self.brackets[index], self.event.ref)
             rounds.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
-                                    standings))
+                                    standings, pairings=pairings))
         standings = rounds[-1].standings if rounds else None
         winner = self.brackets[-1][0].winner if self.final_round and self.complete else None
         return ScoredEvent(
@@ -148,7 +190,7 @@ class _Scorer:
         for rank, standing in ranks:
             finish = f"{'=' if rank in shared else ''}{ordinal(rank)} of {total}"
             if standing.last.final:
-                finish = FINISHES[standing.last.placing.place]
+                finish = FINAL_FINISHES[standing.last.placing.place]
             notes = (f"another chance in round {standing.another_chance}",) if standing.another_chance else ()
             results[standing.name] = PlayerResult(
                 self.event.ref(standing.name), rank, finish, str(standing.points),

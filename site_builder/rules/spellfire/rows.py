@@ -3,6 +3,12 @@
 One row per player per game: `table` (the bracket), `game`, `player`, `realms` (unrazed realms at
 the end of the game) and `result` (`win` for the game's winner). An optional `place` column holds
 the judge's placement when realms leave players tied.
+
+A round in progress (what `site-builder pair` writes, see rules.pairings): one row per player
+with `game`, `realms` and `result` empty, a *seat row*, saying who sits at a bracket not started
+yet. The organizer fills game 1 in on those rows and adds rows for games 2, 3, …; a bracket with
+games has no seat rows left. Only the newest round may hold a bracket still being played (nobody
+on two game wins yet, every game entered complete); anywhere else it is an error.
 """
 
 from __future__ import annotations
@@ -18,17 +24,31 @@ from ..cells import INVALID, whole_number
 COLUMNS = ColumnSpec(required=("table", "game", "player", "realms", "result"), optional=("place",))
 WIN = "win"
 WINS_NEEDED = 2
+FIVE = 5
+"""A bracket of five: only as the one bracket of a round after round 1, seating five bracket
+winners who cannot be seated in threes and fours (`site-builder pair --allow-five`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
     line: int
     bracket: int
-    game: int
+    game: int | None
+    """None on a seat row (a bracket not started: game, realms and result empty)."""
     player: str
-    realms: int
+    realms: int | None
     won: bool
     place: int | None
+
+    @property
+    def table(self) -> int:
+        """The bracket, under the name the shared seating code reads (rules.seating)."""
+        return self.bracket
+
+    @property
+    def seated_only(self) -> bool:
+        """A seat row: the player sits at the bracket, no game entered on this row."""
+        return self.game is None
 
 
 def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ...]:
@@ -45,15 +65,22 @@ def read_rows(table: CsvTable, shown: str, log: ProblemLog) -> tuple[GameRow, ..
             log.error(shown, row.line, f"result '{row.get('result')}' is not a SPELLFIRE result: "
                                        "expected 'win' for the game's winner, empty for the others")
             ok = False
-        for name, what in (("table", "the bracket's number"), ("game", "the game's number"),
-                           ("realms", "the unrazed realms at the end of the game")):
+        seat_row = cells["game"] is None and cells["realms"] is None and not result
+        required = (("table", "the bracket's number", ""),) if seat_row else (
+            ("table", "the bracket's number", ""), ("game", "the game's number", SEAT_ROW_HINT),
+            ("realms", "the unrazed realms at the end of the game", SEAT_ROW_HINT))
+        for name, what, hint in required:
             if cells[name] is None and ok:
-                log.error(shown, row.line, f"the {name} cell is empty: expected {what}")
+                log.error(shown, row.line, f"the {name} cell is empty: expected {what}{hint}")
                 ok = False
         if ok:
             rows.append(GameRow(row.line, cells["table"], cells["game"], player, cells["realms"],
                                 result == WIN, cells["place"]))
     return tuple(rows)
+
+
+SEAT_ROW_HINT = (" (a bracket not started yet leaves game, realms and result all empty, as pair "
+                 "writes it)")
 
 
 def brackets_of(round_: Round) -> dict[int, list[GameRow]]:
@@ -67,9 +94,37 @@ def players_of(rows: list[GameRow]) -> list[str]:
     return list(dict.fromkeys(r.player for r in rows))
 
 
-def check_round(round_: Round, log: ProblemLog) -> None:
+def first_rows(rows: list[GameRow]) -> list[GameRow]:
+    """One row per player, the first of each: a player's seat at the bracket."""
+    seats: dict[str, GameRow] = {}
+    for row in rows:
+        seats.setdefault(row.player, row)
+    return list(seats.values())
+
+
+def bracket_winner(rows: list[GameRow]) -> str | None:
+    """The player on two game wins, None while the bracket is still being played."""
+    wins: dict[str, int] = {}
+    for row in rows:
+        wins[row.player] = wins.get(row.player, 0) + row.won
+    return next((p for p, w in wins.items() if w >= WINS_NEEDED), None)
+
+
+def pending_rows(round_: Round) -> list[GameRow]:
+    """A seat (first row) of every player in a bracket nobody has won yet: the round is still
+    being played while there is one (see rules.pairings)."""
+    return [seat for rows in brackets_of(round_).values() if bracket_winner(rows) is None
+            for seat in first_rows(rows)]
+
+
+def check_round(round_: Round, log: ProblemLog, newest: int | None = None) -> None:
+    """`newest`: the number of the event's newest round, the only one whose brackets may still
+    be being played (None: this round is the newest)."""
     seen: dict[str, int] = {}
-    for number, rows in brackets_of(round_).items():
+    brackets = brackets_of(round_)
+    # Five seat only five bracket winners, all together (a round after round 1).
+    five = round_.number > 1 and len(brackets) == 1
+    for number, rows in brackets.items():
         for player in players_of(rows):
             if player in seen:
                 line = next(r.line for r in rows if r.player == player)
@@ -77,16 +132,30 @@ def check_round(round_: Round, log: ProblemLog) -> None:
                                              f"{seen[player]}: a player plays one bracket per round")
             seen.setdefault(player, number)
         if not round_.table_rejected(number):
-            _check_bracket(round_.path, number, rows, log)
+            _check_bracket(round_.path, number, rows, five, newest, log)
 
 
-def _check_bracket(path: str, number: int, rows: list[GameRow], log: ProblemLog) -> None:
+def _check_bracket(path: str, number: int, rows: list[GameRow], five: bool, newest: int | None,
+                   log: ProblemLog) -> None:
     players = players_of(rows)
-    if len(players) not in (3, 4):
+    if len(players) not in ((3, 4, FIVE) if five else (3, 4)):
         log.error(path, rows[-1].line,
                   f"bracket {number} has {len(players)} player{'s' if len(players) != 1 else ''} "
                   f"({', '.join(players)}): SPELLFIRE brackets have 3 players, or 4 to balance")
         return
+    seat_rows = [r for r in rows if r.seated_only]
+    if seat_rows and len(seat_rows) != len(rows):
+        row = seat_rows[0]
+        log.error(path, row.line, f"{row.player}'s row has no game, but bracket {number} has games "
+                                  "entered: fill in the game, realms and result on it (every "
+                                  "player of a bracket has a row for every game)")
+        return
+    if seat_rows:
+        if newest is not None:
+            log.error(path, rows[-1].line,
+                      f"bracket {number} has no games entered ({', '.join(players)}): only the "
+                      f"newest round (round {newest}) may still be in progress; enter its games")
+        return  # not started: the round is in progress
     games: dict[int, list[GameRow]] = defaultdict(list)
     for row in rows:
         games[row.game].append(row)
@@ -111,9 +180,11 @@ def _check_bracket(path: str, number: int, rows: list[GameRow], log: ProblemLog)
         log.error(path, rows[-1].line, f"bracket {number} has no game {missing[0]}: games are "
                                        "numbered 1, 2, 3, … in the order played")
     elif decided_in is None:
-        log.error(path, rows[-1].line,
-                  f"bracket {number} ends with nobody on two wins ({_tally(wins)}): it is played "
-                  "until one player has won two games")
+        if newest is not None:  # still being played is fine in the newest round only
+            log.error(path, rows[-1].line,
+                      f"bracket {number} ends with nobody on two wins ({_tally(wins)}): it is "
+                      "played until one player has won two games; only the newest round (round "
+                      f"{newest}) may still be in progress")
     else:
         _check_places(path, number, rows, players, _leader(wins), log)
 

@@ -5,20 +5,28 @@ Place points are 4, 3, 2, 1 times the round number; in the final round (a single
 tournament winner gets 5 ×, the runner-up 3 ×, third 2 ×. A player's total is the sum over the
 rounds they played. The coordinator earns 1 point per player and each other judge 1 per two
 players, unless they played. Only events of 9 or more players are scored.
+
+A bracket of five (five bracket winners seated together, `pair --allow-five`) places its fifth
+at 1 × the round number: the seed's table stops at fourth, and "everyone who plays receives at
+least one point".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...model import Round
 from ...problems import ProblemLog
-from .rows import WINS_NEEDED, brackets_of, players_of
+from .rows import WINS_NEEDED, bracket_winner, brackets_of, players_of
 
-PLACE_POINTS = {1: 4, 2: 3, 3: 2, 4: 1}
-FINAL_POINTS = {1: 5, 2: 3, 3: 2, 4: 1}
+PLACE_POINTS = {1: 4, 2: 3, 3: 2, 4: 1, 5: 1}
+FINAL_POINTS = {1: 5, 2: 3, 3: 2, 4: 1, 5: 1}
 SCORED_MINIMUM = 9
+ANOTHER_CHANCE_AT = (2, 5)
+"""Bracket winners left to play the next round that let one eliminated player back in: two (the
+seed: "If at the end of bracket there are only two players for the next round …"), and five
+when the organizer seats six in two brackets of three rather than one of five (`pair --add`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,14 @@ class Bracket:
         return self.placings[0].player
 
 
+def rounds_to_play(players: int) -> int:
+    """Rounds from one of `players` to the end: a round of five or fewer is the final (three or
+    four, five seated together, two bracket winners and another chance); otherwise its brackets
+    of three and four (players // 3 of them) send their winners to the next round. A projection
+    for "round 2 of 3": drops and another chance for five can change it."""
+    return 1 if players <= 5 else 1 + rounds_to_play(players // 3)
+
+
 def place_points(place: int, round_number: int, final: bool) -> tuple[int, int]:
     """(points, base) for a place: base × round number, the base from the final's table if final."""
     base = (FINAL_POINTS if final else PLACE_POINTS)[place]
@@ -72,6 +88,14 @@ def brackets(round_: Round, log: ProblemLog) -> list[Bracket]:
         result.append(Bracket(round_.number, number, tuple(sorted(games.items())),
                               tuple(placings), rows[0].line))
     return result
+
+
+def decided_brackets(round_: Round) -> list[Bracket]:
+    """The brackets of a round in progress that have a winner, placed (a tie's warning comes
+    once the round is complete and scored)."""
+    decided = {n for n, rows in brackets_of(round_).items() if bracket_winner(rows) is not None}
+    rows = tuple(r for r in round_.rows if r.bracket in decided)
+    return brackets(replace(round_, rows=rows), ProblemLog())
 
 
 def _by_realms(players, realms, wins, round_, number, rows, log) -> list[Placing]:
@@ -186,32 +210,35 @@ def final_round_of(all_brackets: Sequence[Sequence[Bracket]], declared_final: bo
 
 def another_chance(all_brackets: Sequence[Sequence[Bracket]]) -> dict[int, str]:
     """Round number → the player who came back under the "another chance" rule: a player in a
-    round who did not win a bracket in the round before, allowed when that round left only two
-    advancing players."""
+    round who did not win a bracket in the round before, allowed when that round left two
+    bracket winners (or five, see ANOTHER_CHANCE_AT)."""
     found = {}
     for earlier, later in zip(all_brackets, all_brackets[1:]):
         winners = {b.winner for b in earlier}
+        if len(winners) not in ANOTHER_CHANCE_AT:
+            continue
         for bracket in later:
             for player in bracket.players:
-                if player not in winners and len(winners) == 2:
+                if player not in winners:
                     found[bracket.round] = player
     return found
 
 
 def check_advancement(rounds: Sequence[Round], log: ProblemLog) -> None:
     """Errors: only bracket winners advance, plus one player when a round leaves just two
-    (the seed's "another chance" rule). A single bracket is the final: nothing follows it."""
+    (the seed's "another chance" rule; or five, see ANOTHER_CHANCE_AT). A single bracket is the
+    final: nothing follows it."""
     for earlier, later in zip(rounds, rounds[1:]):
         earlier_brackets = brackets_of(earlier)
         if len(earlier_brackets) == 1:
             log.error(later.path, 1, f"round {earlier.number} was a single bracket, the final: "
                                      f"no round {later.number} follows it")
             continue
-        winners = {_winner(rows) for rows in earlier_brackets.values()}
+        winners = {bracket_winner(rows) for rows in earlier_brackets.values()}
         played_before = {r.player for round_ in rounds[: rounds.index(later)] for r in round_.rows}
         newcomers = [r for r in later.rows if r.player not in winners]
         names = list(dict.fromkeys(r.player for r in newcomers))
-        allowed = 1 if len(winners) == 2 else 0
+        allowed = 1 if len(winners) in ANOTHER_CHANCE_AT else 0
         for index, name in enumerate(names):
             line = next(r.line for r in newcomers if r.player == name)
             if name not in played_before:
@@ -223,7 +250,8 @@ def check_advancement(rounds: Sequence[Round], log: ProblemLog) -> None:
                 log.error(later.path, line,
                           f"{name} did not win a bracket in round {earlier.number} and cannot play "
                           f"round {later.number}: only bracket winners advance"
-                          + (" (plus one player when a round leaves just two)" if allowed else ""))
+                          + (" (plus one player when a round leaves two winners, or five)"
+                             if allowed else ""))
         missing = sorted(winners - {r.player for r in later.rows})
         if missing:
             log.warning(later.path, 1,
@@ -245,13 +273,6 @@ def check_another_chance(round_: Round, player: str, before: Mapping[str, Standi
                     f"{player} plays round {round_.number} under the \"another chance\" rule, but "
                     f"{', '.join(leaders)} scored more so far ({best} points): the seed gives the "
                     "place to the highest-ranked eliminated player")
-
-
-def _winner(rows) -> str:
-    wins: dict[str, int] = {}
-    for row in rows:
-        wins[row.player] = wins.get(row.player, 0) + row.won
-    return max(wins, key=lambda p: wins[p])
 
 
 def official_points(players: int, coordinator: str | None, judges: Sequence[str],

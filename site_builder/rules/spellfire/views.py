@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ...model import PlayerRef
+from ...model import PlayerRef, Round
 from ...numbers import ordinal
 from ..base import Column, Official, PlayerGame, Standings, StandingRow
 from ..grid import Grid, GridBox, GridEntry, GridRound
+from ..pairings import Pairings, SlipField, pairings_of
 from ..tiebreaks import shared_ranks
-from .scoring import Bracket, Scored, Standing
+from .rows import GameRow, brackets_of, first_rows, pending_rows, players_of
+from .scoring import Bracket, Placing, Scored, Standing
 
 Ref = Callable[[str], PlayerRef]
 
@@ -21,6 +23,7 @@ COLUMNS = (
     Column("brackets_won", "Brackets won"),
     Column("realms", "Realms", title="unrazed realms over every game played"),
 )
+FINAL_FINISHES = {1: "Winner", 2: "Runner-up", 3: "Third", 4: "Fourth", 5: "Fifth"}
 EXPLANATION = ("Each round's bracket winner scores 4 × the round number; the others, placed by "
                "unrazed realms over the bracket's games, score 3, 2 and 1 × the round number. In "
                "the final the winner scores 5 ×, the runner-up 3 × and third 2 ×. A player's total "
@@ -31,7 +34,7 @@ def finish_of(standing: Standing, final_round: int | None, last_round: int,
               complete: bool = False) -> str:
     last = standing.last
     if last.final:
-        return {1: "Winner", 2: "Runner-up", 3: "Third"}.get(last.placing.place, "Fourth")
+        return FINAL_FINISHES[last.placing.place]
     won_last = last.bracket.round == last_round and last.placing.place == 1 and final_round is None
     if won_last:
         return (f"Won a round {last_round} bracket" if complete
@@ -116,6 +119,49 @@ def _scored(bracket: Bracket, after: Mapping[str, Standing]) -> list[Scored]:
 
 def anchor(bracket: Bracket) -> str:
     return f"r{bracket.round}-b{bracket.number}"
+
+
+# ---------------------------------------------------------------- pairings and result slips
+
+
+def round_pairings(round_: Round, placed: Sequence[Bracket], ref: Ref) -> Pairings:
+    """The round's brackets as players look them up (rules.pairings): one seat per player,
+    "playing" until someone has won two games, then each player's place. `placed`: the round's
+    brackets that have a winner, placed. pairings.json's result is "win" for the bracket's
+    winner and the place ("2nd", "=2nd" when shared) for the others."""
+    placings = {(b.number, p.player): p for b in placed for p in b.placings}
+
+    def seats(rows: list[GameRow]) -> list[GameRow]:
+        """Place order once the bracket has a winner; as seated while it is being played."""
+        seated = first_rows(rows)
+        if any((row.bracket, row.player) not in placings for row in seated):
+            return seated
+        return sorted(seated, key=lambda row: placings[(row.bracket, row.player)].place)
+
+    def result_of(row: GameRow, others: list[GameRow]) -> tuple[str, str]:
+        return _result(placings[(row.bracket, row.player)])
+
+    return pairings_of(round_, ref, "Bracket", pending_rows, result_of, "", slip_fields(round_),
+                       seats=seats, stage="brackets")
+
+
+def _result(placing: Placing) -> tuple[str, str]:
+    place = ("=" if placing.shared else "") + ordinal(placing.place)
+    realms = f"{placing.realms} realm{'s' if placing.realms != 1 else ''}"
+    if placing.place == 1:  # the one player on two game wins
+        return "win", f"Won the bracket ({placing.wins} game wins), {realms}"
+    return place, f"{place}{' (judge)' if placing.by_judge else ''}, {realms}"
+
+
+def slip_fields(round_: Round) -> tuple[SlipField, ...]:
+    """Per game, each player's unrazed realms and a box for the game's winner: as many games as
+    the round's largest bracket can take (n players can each win once before a game n + 1 gives
+    someone a second win)."""
+    largest = max((len(players_of(rows)) for rows in brackets_of(round_).values()), default=3)
+    fields: list[SlipField] = []
+    for game in range(1, largest + 2):
+        fields += [SlipField(f"Game {game} realms"), SlipField(f"Won game {game}", tick=True)]
+    return tuple(fields)
 
 
 # ---------------------------------------------------------------- the advancement grid
