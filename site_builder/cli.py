@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`site-builder pair … | head`): no message
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except OSError as exc:  # a full disk, a folder the user may not write or read
         kept = (f"; the previous site in {args.out}/ is unchanged"
                 if args.command == "build" else "")

@@ -302,3 +302,18 @@ def test_an_event_that_starts_in_elimination(site, pair):
         (1, "Champion"), (2, "Finalist"), (3, "Semi-finalist"), (3, "Semi-finalist"),
         (5, "Quarter-finalist"), (5, "Quarter-finalist")]
     assert standings[0]["player"] == winners["1"]
+
+
+def test_a_reader_that_goes_away_is_no_error(site):
+    """`site-builder pair … | head -1`: the reader closes the pipe; nothing is printed about it."""
+    import os
+    import subprocess
+    import sys
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0), {},
+               **{"players.csv": registrations([f"P{k}" for k in range(40)])})
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line is written
+    done = subprocess.run([sys.executable, "-m", "site_builder", "pair", EV, "--dry-run"],
+                          cwd=site.root, stdout=write, stderr=subprocess.PIPE, text=True)
+    os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")

@@ -44,7 +44,8 @@ def test_the_round_page_shows_pairings_by_name_and_by_table(cup):
     by_name = page[page.index('<ol class="by-name">'):page.index("</ol>")]
     names = [line.split(">")[1].split("<")[0] for line in by_name.split('<span class="who">')[1:]]
     assert names == ["Ada", "Bram", "Cleo", "Dan", "Eve", "Finn", "Gus"]
-    assert '<span class="where">Table 1</span> <span class="against">vs Cleo</span>' in by_name
+    assert ('<span class="where">Table 1</span> <span class="against">vs '
+            '<span class="name">Cleo</span></span>') in by_name
     assert '<span class="where">Bye</span></li>' in by_name  # Finn: no opponent
     by_table = page[page.index('<table class="pairings">'):]
     # Table 3 has one result (Dan's loss) but not Bram's: still playing, no result shown yet.
