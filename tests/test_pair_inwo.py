@@ -457,7 +457,9 @@ def test_a_multiplayer_round_in_progress_keeps_the_standings_of_the_round_before
     page = " ".join(playing.html(f"events/{SLUG}/round-2/").split())
     assert "1 of 2 results in; 1 table still playing." in page
     assert "Find your name" in page
-    assert ('<span class="where">Table 2</span> <span class="against">vs Kim, Lu, Max, Oz</span>'
+    assert (('<span class="where">Table 2</span> <span class="against">vs <span class="name">Kim</span>, '
+            '<span class="name">Lu</span>, <span class="name">Max</span>, <span class="name">Oz</span>'
+            '</span>')
             in page)
     # Table 1 is decided: places by groups; table 2 shows "playing" for all five, Max's typed
     # win included.
