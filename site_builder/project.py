@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import bisect
 import gc
-import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import suppress
-from dataclasses import dataclass, field
 from functools import partial
-from operator import attrgetter
 from pathlib import Path
 
 from .build import check, collector_paused, keep_freed_memory
@@ -29,141 +26,28 @@ from .content import load_content
 from .finish import extra_files, sitemap_line
 from .load import (EVENTS_DIR, RoundCache, assign_event_ids, check_source, is_event_folder,
                    load_event)
-from .model import Event, Person, Site
+from .model import Person, Site
 from .people import Directory, load_directory
-from .plan import (EventLabel, EventSummary, HistoryRows, Page, archive_page, content_page,
+from .plan import (EventLabel, HistoryRows, Page, archive_page, content_page,
                    event_pages, event_warnings, home_page, not_found_page,
                    player_page, players_index_page, ranking_pages, site_rankings, summarize)
 from .problems import DataError, Problem, ProblemLog, TemplateError, sorted_problems
 from .rankings import RankingIndex
+from .published import PublishedFiles, Staged
 from .render import Renderer, render_all
-from .themefiles import builtin_theme, scan_theme
-from .write import (check_output_folder, delete_files, has_bytes, has_site, replace_file,
-                    write_new_file,
-                    write_site)
 from .rules import RULESETS
 from .rules.base import PlayerResult, ScoredEvent
+from .sitestate import EventState, NewestFirst, PageSet, Report, event_order, newest_first
 from .templates import pages_using
+from .themefiles import builtin_theme, scan_theme
+from .write import check_output_folder, delete_files, has_site, write_site
 
 SITE_WIDE = ("site.toml", "data/players.csv")
-
-
-@dataclass(slots=True)
-class EventState:
-    event: Event
-    scored: ScoredEvent
-    summary: EventSummary
-    problems: list[Problem]
-    """The warnings of the event's files (an event with errors is never in the state)."""
-    results: dict[str, PlayerResult] = field(default_factory=dict)
-    """Person id → their result in this event."""
-    names: dict[str, tuple[bool, str]] = field(default_factory=dict)
-    """Person id → (played here, the name written here): the inputs of their display name."""
-    order: tuple = ()
-    """(date, slug): events sort by it, newest last."""
-
-    def __post_init__(self) -> None:
-        self.order = self.event.order
-        self.results = {r.player.id: r for r in self.scored.players.values()}
-        for name, ref in self.event.players.items():
-            candidate = (name not in self.event.official_names, name)
-            if ref.id not in self.names or candidate[0] > self.names[ref.id][0]:
-                self.names[ref.id] = candidate
-
-
-@dataclass(slots=True)
-class Report:
-    """What one rebuild did, for the terminal line and the browsers."""
-
-    changed: list[str]
-    rendered: int = 0
-    written: int = 0
-    deleted: int = 0
-    seconds: float = 0.0
-    problems: list[Problem] = field(default_factory=list)
-    """Every current error (applied nowhere) and warning of the site."""
-    changed_urls: set[str] = field(default_factory=set)
-    site_on_disk: bool = True
-    """Whether a good site is in the output folder (not so while the first build has errors)."""
-    phases: dict[str, float] = field(default_factory=dict)
-    """Seconds per phase (load and score, plan, render, write), for the benchmark."""
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.is_error]
-
-    def line(self) -> str:
-        what = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more"
-                                                if len(self.changed) > 3 else "")
-        if self.errors:
-            kept = ("the last good site stays" if self.site_on_disk else
-                    "nothing is published until they are fixed")
-            return (f"{what}: {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}, "
-                    f"nothing of it applied; {kept} ({self.seconds:.2f}s)")
-        return (f"{what}: {self.rendered} page{'s' if self.rendered != 1 else ''} rendered, "
-                f"{self.written} file{'s' if self.written != 1 else ''} written"
-                + (f", {self.deleted} deleted" if self.deleted else "") + f" in {self.seconds:.2f}s")
-
-
-class PageSet:
-    """The site's current pages by URL, indexed by unit, with the sitemap's URLs kept in order
-    (a rebuild touches a few units of a site of thousands of pages: nothing here walks them all)."""
-
-    def __init__(self, pages: list[Page] = (), sitemap_line: Callable[[str], str] = str):
-        self.by_url: dict[str, Page] = {}
-        self.by_unit: dict[str, set[str]] = {}
-        for page in pages:
-            self.by_url[page.url] = page
-            self.by_unit.setdefault(page.unit, set()).add(page.url)
-        self.sitemap: list[str] = sorted(p.url for p in self.by_url.values() if p.in_sitemap)
-        """The URLs of the sitemap, sorted."""
-        self.sitemap_lines: list[str] = list(map(sitemap_line, self.sitemap))
-        """Their lines in sitemap.xml, in the same order (the file is then one join)."""
-        self._sitemap_line = sitemap_line
-        self.sitemap_changed = True
-
-    def put(self, page: Page) -> None:
-        old = self.by_url.get(page.url)
-        if old is not None and old.unit != page.unit:
-            self.pop(page.url)
-            old = None
-        self.by_url[page.url] = page
-        self.by_unit.setdefault(page.unit, set()).add(page.url)
-        if (old is not None and old.in_sitemap) != page.in_sitemap:
-            self._sitemap_toggle(page.url, page.in_sitemap)
-
-    def pop(self, url: str) -> Page:
-        page = self.by_url.pop(url)
-        urls = self.by_unit[page.unit]
-        urls.discard(url)
-        if not urls:
-            del self.by_unit[page.unit]
-        if page.in_sitemap:
-            self._sitemap_toggle(url, False)
-        return page
-
-    def _sitemap_toggle(self, url: str, present: bool) -> None:
-        at = bisect.bisect_left(self.sitemap, url)
-        if present:
-            self.sitemap.insert(at, url)
-            self.sitemap_lines.insert(at, self._sitemap_line(url))
-        else:
-            del self.sitemap[at]
-            del self.sitemap_lines[at]
-        self.sitemap_changed = True
-
-    def urls_of(self, units: set[str]) -> list[str]:
-        return sorted(url for unit in units for url in self.by_unit.get(unit, ()))
-
-    def units(self) -> set[str]:
-        return set(self.by_unit)
 
 
 class Project:
     def __init__(self, source: Path, out: Path, base_url: str | None = None):
         self.source, self.out, self.base_url = source, out, base_url
-        self._out = os.fspath(out)
-        self._pid = os.getpid()
         self.site: Site | None = None
         self.directory = Directory()
         self.events: dict[str, EventState] = {}
@@ -174,8 +58,8 @@ class Project:
         """(ids of the problem lists, the lists, the report made of them): see problems()."""
         self.renderer: Renderer | None = None
         self.pages = PageSet()
-        self.sizes: dict[str, int] = {}
-        """Output path → the length of the published file (see _published)."""
+        self.files = PublishedFiles(out)
+        """The output folder's files: how pages are staged, swapped in and deleted."""
         self.rankings: list = []
         self.ranking_index: RankingIndex | None = None
         """Kept between rebuilds: an event change swaps that event's entries in and out."""
@@ -193,19 +77,12 @@ class Project:
         """Set when a broken template may have left pages unwritten: the next change rebuilds all."""
         self.wrote_site = False
         """Whether this session has written a whole site (see _build_all)."""
-        self._folders: set[str] = set()
-        """Output folders known to exist, as `_file` names them."""
         self._round_caches: dict[str, RoundCache] = {}
         """Event slug → its parsed round files, so a reload parses only the files that changed."""
         self._refreeze = False
         """Set when frozen objects became garbage the collector cannot see (see tidy)."""
         self._resume_collector = False
         """Set when a rebuild left the collector paused for tidy() to resume."""
-        self._background: ThreadPoolExecutor | None = None
-        """Writes large files while pages render (see LARGE_FILE), and deletes the replaced
-        pages once the new ones are in place; made when first needed."""
-        self._deleting: Future | None = None
-        """The deletion of the last rebuild's replaced pages (see _put_in_place)."""
 
     # ---------------------------------------------------------------- whole site
 
@@ -240,7 +117,7 @@ class Project:
             if first:  # the whole site at once, swapped in like a build (warming the caches)
                 files = self._render_everything(report, progress)
                 write_site(self.out, files)
-                self.sizes = {path: len(data) for path, data in files.items()}
+                self.files.sizes = {path: len(data) for path, data in files.items()}
                 report.written = len(files)
                 self.wrote_site = True
             else:
@@ -328,7 +205,7 @@ class Project:
             self._resume_collector |= was_enabled and tidy_later
             report = self._apply(changed)
         if not tidy_later:
-            self._finish_deleting()
+            self.files.finish_deleting()
         return report
 
     def tidy(self) -> None:
@@ -337,7 +214,7 @@ class Project:
         during the next rebuild. A few milliseconds, except after the renderer was replaced (a
         theme or menu edit): the old one is a cycle of objects frozen with the session, so
         everything is unfrozen and gone through once (3 s for a 1,000-event archive)."""
-        self._finish_deleting()
+        self.files.finish_deleting()
         if self._refreeze:
             gc.unfreeze()
             self._refreeze = False
@@ -360,7 +237,7 @@ class Project:
     def has_site(self) -> bool:
         """Whether a site is in the output folder: this session's, or an earlier build that a
         first build with errors leaves in place (every build writes its home page)."""
-        return self.wrote_site or has_site(self._out)
+        return self.wrote_site or has_site(self.out)
 
     def failed(self) -> None:
         """After a rebuild raised something unexpected: whatever it left half done, the next
@@ -432,7 +309,7 @@ class Project:
         label = state.summary.label
         for pid, result in state.results.items():
             entries = self.histories.setdefault(pid, [])
-            at = bisect.bisect_left(entries, _NewestFirst(state.order), key=_newest_first)
+            at = bisect.bisect_left(entries, NewestFirst(state.order), key=newest_first)
             if add:
                 entries.insert(at, (label, result))
             else:
@@ -446,11 +323,11 @@ class Project:
         after every save cost 1.5 ms)."""
         events = self.site.events
         if old is not None and new is not None and old.order == new.order:
-            at = bisect.bisect_left(events, old.order, key=_event_order)
+            at = bisect.bisect_left(events, old.order, key=event_order)
             if at < len(events) and events[at] is old.event:
                 self.site.events = [*events[:at], new.event, *events[at + 1:]]
                 return
-        self.site.events = sorted((s.event for s in self.events.values()), key=_event_order)
+        self.site.events = sorted((s.event for s in self.events.values()), key=event_order)
 
     def _units_after_event_change(self, old: EventState | None, new: EventState | None) -> set[str]:
         """The units an event's new version touches (old or new is None for an added or removed
@@ -618,15 +495,15 @@ class Project:
         fresh_urls = {page.url for page in fresh}
         removed = [self.pages.pop(url).output_path for url in gone if url not in fresh_urls]
         clock = time.perf_counter()
-        self._finish_deleting()  # the last rebuild's, whose temporary names are reused below
-        staged: list[tuple[str, int, str]] = []
+        self.files.finish_deleting()  # the last rebuild's, whose temporary names are reused below
+        staged: list[Staged] = []
         in_background: list[Future] = []
         produced: set[str] = set()
         staging = 0.0
         try:
             # Each page is written to a temporary file beside its place as soon as it is
-            # rendered, if its bytes changed (see _published). Large files are written by a
-            # thread meanwhile (see LARGE_FILE); for the others, writer threads were slower:
+            # rendered, if its bytes changed (see PublishedFiles). Large files are written by a
+            # thread meanwhile (see PublishedFiles.LARGE_FILE); for the others, writer threads were slower:
             # they need the interpreter between their system calls, and wait for it while the
             # renderer holds it (a round of the 1,000-event archive took 33 ms longer with four).
             # No file is put in place or deleted before every page has rendered: a broken
@@ -636,22 +513,23 @@ class Project:
                 data = self.renderer.render(page)
                 report.rendered += 1
                 started = time.perf_counter()
-                if len(data) >= self.LARGE_FILE:
-                    in_background.append(self._writer().submit(self._staged, page.output_path, data))
+                if len(data) >= self.files.LARGE_FILE:
+                    in_background.append(self.files.writer().submit(self.files.staged,
+                                                                    page.output_path, data))
                 else:
-                    self._stage(page.output_path, data, staged)
+                    self.files.stage(page.output_path, data, staged)
                 staging += time.perf_counter() - started
             report.phases["render"] = time.perf_counter() - clock - staging
             clock = time.perf_counter() - staging
             static_before = self._static_paths
             for path, data in self._static_and_extra_files().items():
                 produced.add(path)
-                self._stage(path, data, staged)
+                self.files.stage(path, data, staged)
             while in_background:
                 done = in_background.pop(0).result()
                 if done is not None:
                     staged.append(done)
-            self._put_in_place(staged)
+            self.files.put_in_place(staged)
         except BaseException:
             for future in in_background:  # finished first, so nothing is left behind
                 with suppress(BaseException):
@@ -663,111 +541,19 @@ class Project:
             self.stale = True  # the plan moved on without the files: the next change redoes all
             raise
         for path, size, _ in staged:
-            self.sizes[path] = size
+            self.files.sizes[path] = size
         for path in removed:
             self._delete(path, report)
         report.written += len(staged)
         report.changed_urls.update(path for path, _, _ in staged)
         # Pages leave with their units (`removed` above); only static files can go stale on their
         # own, except in a full re-render, where the whole plan was replaced.
-        stale = static_before - self._static_paths if replan else set(self.sizes) - produced
+        stale = static_before - self._static_paths if replan else set(self.files.sizes) - produced
         for path in sorted(stale):
             self._delete(path, report)
         report.phases["write"] = time.perf_counter() - clock
 
-    LARGE_FILE = 1 << 20
-    """Files of this many bytes or more are compared and written by a thread while the next
-    pages render. The rankings of the 1,000-event archive (a 4.7 MB page and 7.4 MB of JSON)
-    change with every corrected result; reading back and writing their 12 MB took ~10 ms.
-    A thread pays off for a few large files only: it needs the interpreter between its system
-    calls (see _render)."""
-
-    def _put_in_place(self, staged: list[tuple[str, int, str]]) -> None:
-        """Swap each staged file with its published page; the thread then deletes the old pages
-        (left under the temporary names). Deleting a page written to disk long ago cost up to
-        0.5 ms (ext4 frees its blocks): 40 ms of a round's republishing, spent after its pages
-        were already out. The thread's unlinks leave the interpreter to the main thread."""
-        replaced = [temporary for path, _, temporary in staged
-                    if replace_file(temporary, self._file(path))]
-        if replaced:
-            self._deleting = self._writer().submit(delete_files, replaced)
-
-    def _finish_deleting(self) -> None:
-        """Wait until the last rebuild's replaced pages are deleted."""
-        if self._deleting is not None:
-            self._deleting.result()
-            self._deleting = None
-
-    def _writer(self) -> ThreadPoolExecutor:
-        if self._background is None:
-            self._background = ThreadPoolExecutor(1, thread_name_prefix="site-builder-write")
-        return self._background
-
-    def _stage(self, relative: str, data: bytes, staged: list[tuple[str, int, str]]) -> None:
-        """Unless the published file already has these bytes, write them to a temporary file
-        beside it and add (path, length, temporary file) to `staged`."""
-        done = self._staged(relative, data)
-        if done is not None:
-            staged.append(done)
-
-    def _file(self, relative: str) -> str:
-        """The output file of a path relative to the output folder. Names are strings, not
-        Paths, on the way of every page a rebuild writes: making the Paths cost a tenth of
-        writing the files (0.02 ms a page of the 0.1 ms)."""
-        return f"{self._out}/{relative}"
-
-    def _staged(self, relative: str, data: bytes) -> tuple[str, int, str] | None:
-        """(path, length, temporary file) of the bytes written beside the published file, or
-        None when it already has them."""
-        if self._published(relative, data):
-            return None
-        folder, _, name = self._file(relative).rpartition("/")
-        if folder not in self._folders:
-            os.makedirs(folder, exist_ok=True)
-            self._folders.add(folder)
-        temporary = f"{folder}/.{name}.tmp-{self._pid}"
-        write_new_file(temporary, data)
-        return relative, len(data), temporary
-
-    def _published(self, relative: str, data: bytes) -> bool:
-        """Whether the published file already has these bytes. Its remembered length answers
-        most of the time (a new round makes its pages longer); a file of the same length is read
-        back, from the system's cache, and compared. That costs less than hashing every page
-        did (SHA-256 of a round's 6 MB of pages: 8 ms), and a file changed or removed behind
-        our back is noticed. (Keeping the bytes written lately, to compare in memory, was tried:
-        5 ms less a correction, whose swapped numbers keep most lengths, but 28 ms more a Swiss
-        round: a process holding 64 MB of page bytes rendered and wrote slower.)"""
-        return self.sizes.get(relative) == len(data) and has_bytes(self._file(relative), data)
-
-    def _delete(self, relative: str, report: Report) -> None:
-        target = self._file(relative)
-        if os.path.exists(target):
-            os.unlink(target)
+    def _delete(self, path: str, report: Report) -> None:
+        if self.files.delete(path):
             report.deleted += 1
-            report.changed_urls.add(relative)
-            folder = os.path.dirname(target)
-            while folder != self._out and not os.listdir(folder):  # emptied: it goes too
-                os.rmdir(folder)
-                self._folders.discard(folder)
-                folder = os.path.dirname(folder)
-        self.sizes.pop(relative, None)
-
-
-_event_order = attrgetter("order")
-
-
-class _NewestFirst:
-    """An event's (date, slug) order, sorting newest first: a history's bisect key."""
-
-    __slots__ = ("order",)
-
-    def __init__(self, order: tuple):
-        self.order = order
-
-    def __lt__(self, other: _NewestFirst) -> bool:
-        return other.order < self.order
-
-
-def _newest_first(entry: tuple[EventLabel, PlayerResult]) -> _NewestFirst:
-    label = entry[0]
-    return _NewestFirst((label.date, label.slug))
+            report.changed_urls.add(path)

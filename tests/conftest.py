@@ -173,7 +173,7 @@ class Running:
 
 def read_page(path: Path) -> str:
     """A built HTML page with its non-ASCII characters as characters again. Pages are ASCII,
-    with `&#8211;` for `–` (render.ascii_html); escapes of ASCII characters (`&#39;`, `&lt;`)
+    with `&#8211;` for `–` (htmlrows.ascii_html); escapes of ASCII characters (`&#39;`, `&lt;`)
     stay as they are, so tests still see what was escaped."""
     return re.sub(r"&#([0-9]+);", lambda m: chr(int(m[1])) if int(m[1]) > 127 else m[0],
                   path.read_text(encoding="utf-8"))

@@ -258,7 +258,7 @@ def test_players_index_is_alphabetical_ignoring_accents_and_case(site):
 
 
 def test_pages_are_ascii_with_references_for_other_characters(demo):
-    """Pages are written as ASCII (render.ascii_html): a name's accents and the record's en dash
+    """Pages are written as ASCII (htmlrows.ascii_html): a name's accents and the record's en dash
     become character references, which browsers show as the characters (test_browser reads
     "Björn Lindqvist" on a standings page). The JSON twins keep the characters themselves."""
     pages = list(demo.rglob("*.html"))

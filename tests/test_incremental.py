@@ -151,15 +151,15 @@ def test_random_edits_give_the_same_bytes_as_a_full_build(tmp_path, seed, large_
     out = tmp_path / "out"
     project = Project(source, out)
     if large_file:
-        project.LARGE_FILE = large_file
+        project.files.LARGE_FILE = large_file
     staged_by = set()
-    stage = project._staged
+    stage = project.files.staged
 
     def staged(*args):
         staged_by.add(threading.current_thread().name.split("_")[0])
         return stage(*args)
 
-    project._staged = staged
+    project.files.staged = staged
     assert not project.build_all().errors
     warnings = set()
     for step in range(8):
@@ -255,7 +255,7 @@ def test_a_template_failing_midway_changes_no_file(tmp_path, large_file):
     and no temporary file."""
     source, out, project = built_demo(tmp_path)
     if large_file:
-        project.LARGE_FILE = large_file
+        project.files.LARGE_FILE = large_file
     before = contents(out)
     changed = swap_a_result(source, random.Random(5))
     # Event pages render before player pages: those are staged when the player page fails.
@@ -272,7 +272,7 @@ def test_a_failed_write_leaves_no_partial_site_and_the_next_change_catches_up(tm
                                                                               large_file):
     source, out, project = built_demo(tmp_path)
     if large_file:
-        project.LARGE_FILE = large_file
+        project.files.LARGE_FILE = large_file
     before = contents(out)
     changed = copy_an_event(source, random.Random(4))
     # Something outside our control is in the way of the new event's folder.

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from site_builder.config import load_config
 from site_builder.problems import ProblemLog
-from site_builder.render import Renderer, _packed_ids
+from site_builder.recent import packed_ids as _packed_ids
+from site_builder.render import Renderer
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ def test_exact_cells_show_each_values_own_text_when_drawn_again():
     from fractions import Fraction
     from types import SimpleNamespace
 
-    from site_builder.render import row_cells
+    from site_builder.htmlrows import row_cells
     from site_builder.rules.base import Column
     columns = (Column("sos", "SoS", "dec3"), Column("win", "Win %", "pct"))
 

@@ -4,8 +4,6 @@ complete round. An earlier round with a missing result is an error."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from conftest import conquest_event, read_page

@@ -113,7 +113,7 @@ def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int,
     not again for every elimination round). `previous` is the table after the elimination round
     before: a row that reads the same there is that same object (most players are out of the
     bracket, and their rows do not change from one elimination round to the next), so the round
-    pages draw it once (see render.standing_rows)."""
+    pages draw it once (see htmlrows.standing_rows)."""
     swiss_row = {row.player.name: row for row in swiss.rows}
     before = {row.player.name: row for row in previous.rows} if previous is not None else {}
 
