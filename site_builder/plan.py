@@ -291,7 +291,7 @@ def _pairings_json(head: tuple, number: int, label: str, pairings: Any) -> str:
     """Remembered by value, as the standings' twins are: a corrected result re-plans every
     round of its event, and the other rounds' pairings come out equal."""
     event = dict(zip(("slug", "name", "date", "game", "format"), head))
-    return dump_json(pairings_json(event, number, label, pairings.stage, pairings))
+    return dump_json(pairings_json(event, number, label, pairings))
 
 
 def _event_head(scored: ScoredEvent) -> tuple:

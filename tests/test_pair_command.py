@@ -317,3 +317,23 @@ def test_a_reader_that_goes_away_is_no_error(site):
                           cwd=site.root, stdout=write, stderr=subprocess.PIPE, text=True)
     os.close(write)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_nobody_left_for_the_final_is_refused(site, pair):
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=1, cut=4), {},
+               **{"players.csv": registrations(["Ann", "Bob", "Cy", "Di"])})
+    for number in (1, 2):
+        assert pair(site)[0] == 0
+        play(site.root / EV / f"round-{number}.csv", first_listed)
+    finalists = [r["player"] for r in rows_of(site.root / EV / "round-2.csv") if r["result"] == "win"]
+    code, out, err = pair(site, "--drop", finalists[0], "--drop", finalists[1])
+    assert code == 1 and "Traceback" not in err
+    assert err.splitlines() == [f"{EV}/round-2.csv: nobody is left to play round 3",
+                                "Nothing was written."]
+
+
+def test_a_walk_in_event_can_be_paired_from_add_alone(site, pair):
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0), {})
+    code, out, err = pair(site, "--add", "Ann", "--add", "Bob")
+    assert code == 0, err
+    assert sorted(r["player"] for r in rows_of(site.root / EV / "round-1.csv")) == ["Ann", "Bob"]

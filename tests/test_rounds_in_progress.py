@@ -165,3 +165,15 @@ def test_kingdom_rounds_in_progress(site, run_cli):
     result = run_cli("check", "--source", site.root)
     assert (f"{KINGDOM_EV}/round-1.csv:3: Bob has no result in round 1: only the newest round "
             "(round 2) may still be in progress; write the result") in result.lines
+
+
+def test_every_player_of_a_round_in_progress_has_a_page_showing_the_game(site):
+    """A newcomer's first round links to their page, which exists; a regular's page shows the
+    game being played after their results."""
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0),
+               {1: ROUND_1, 2: ROUND_2_PLAYING.replace(",Finn,bye\n", "4,Finn,\n4,Newcomer,\n")})
+    assert site.build() == 0
+    newcomer = site.html("players/newcomer/")
+    assert SLUG in newcomer and "playing round 2" in newcomer and "Finn" in newcomer
+    ada = site.html("players/ada/")
+    assert "Round 2" in ada and "playing" in ada and "Cleo" in ada

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import importlib
 import os
 import random
 from dataclasses import dataclass, field
@@ -21,11 +20,12 @@ from ..model import Event
 from ..people import load_directory
 from ..problems import ConfigError, DataError, ProblemLog, sorted_problems
 from ..rules import RULESETS
+from . import heresy, inwo, spellfire, twoplayer
 from .forming import Context, Formed, Table, refuse
 
-FORMERS = {"conquest": "twoplayer", "kingdom": "twoplayer", "heresy": "heresy",
-           "spellfire": "spellfire", "inwo": "inwo"}
-"""Each game's forming module under site_builder.pair (see forming.py)."""
+FORMERS = {"conquest": twoplayer.form, "kingdom": twoplayer.form, "heresy": heresy.form,
+           "spellfire": spellfire.form, "inwo": inwo.form}
+"""Each game's way of forming its rounds (see forming.py)."""
 
 
 @dataclass(slots=True)
@@ -39,7 +39,6 @@ class Request:
 
 @dataclass(slots=True)
 class NextRound:
-    source: Path
     path: Path
     """The round file to write."""
     number: int
@@ -64,11 +63,8 @@ class NextRound:
         rows = [",".join(self.header)]
         for table in self.tables:
             for name in table.players:
-                cells = {**self.formed.cells,
-                         "table": "" if table.number is None else str(table.number),
+                cells = {"table": "" if table.number is None else str(table.number),
                          "player": _csv_cell(name), "result": "bye" if table.bye else ""}
-                if table.bye:  # a bye is complete as it is: nothing more to record
-                    cells = {k: v for k, v in cells.items() if k in ("table", "player", "result")}
                 rows.append(",".join(cells.get(column, "") for column in self.header))
         return "\n".join(rows) + "\n"
 
@@ -79,21 +75,20 @@ def _csv_cell(text: str) -> str:
 
 def plan_next_round(request: Request) -> NextRound:
     """The next round of the event, or DataError/ConfigError saying why there is none."""
-    source, shown = _site_of(request.folder)
+    source = _site_of(request.folder)
     event = _load(source, request.folder)
     ruleset = RULESETS[event.info.game]
-    form = _former(event.info.game)
-    if form is None:
-        raise ConfigError(f"{shown}: pair does not form {ruleset.title} rounds yet: write "
-                          "the round file by hand (see the README for its columns)")
     number = event.rounds[-1].number + 1 if event.rounds else 1
     _refuse_if_not_ready(event, ruleset, number)
     names, where = _players(event, ruleset, request, number)
     rng = random.Random(request.seed if request.seed is not None else _seed(event, number))
     scored = ruleset.score(event)
-    formed = form(Context(event, scored, ruleset, number, names, set(request.drop),
-                          list(dict.fromkeys(request.add)), rng, request.allow_five, where))
-    return NextRound(source, request.folder / f"round-{number:0{_width(event)}d}.csv", number,
+    formed = FORMERS[event.info.game](Context(
+        event, scored, ruleset, number, names, set(request.drop),
+        list(dict.fromkeys(request.add)), rng, request.allow_five, where))
+    if not formed.tables:
+        raise refuse(where, None, f"nobody is left to play round {number}")
+    return NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
                      scored.display_name, formed, _header(ruleset, event))
 
 
@@ -106,16 +101,7 @@ def _header(ruleset, event: Event) -> tuple[str, ...]:
     return spec.required + spec.optional
 
 
-def _former(game: str):
-    """The game's `form` function; None while no module forms its rounds."""
-    try:
-        module = importlib.import_module(f"{__package__}.{FORMERS[game]}")
-    except (KeyError, ModuleNotFoundError):
-        return None
-    return getattr(module, "form", None)
-
-
-def _site_of(folder: Path) -> tuple[Path, str]:
+def _site_of(folder: Path) -> Path:
     """The site's folder, from an event folder data/events/<slug>."""
     if not folder.is_dir():
         raise ConfigError(f"{folder}: there is no such folder (give the event's folder, "
@@ -124,7 +110,7 @@ def _site_of(folder: Path) -> tuple[Path, str]:
     if resolved.parent.name != "events" or resolved.parent.parent.name != "data":
         raise ConfigError(f"{folder} is not an event folder: expected {EVENTS_DIR}/<slug> inside a "
                           "results site")
-    return resolved.parent.parent.parent, str(folder)
+    return resolved.parent.parent.parent
 
 
 def _load(source: Path, folder: Path) -> Event:
@@ -162,7 +148,7 @@ def _players(event: Event, ruleset, request: Request, number: int) -> tuple[list
     if number == 1:
         where = f"{event.folder}/{REGISTRATIONS_FILE}"
         lines = {r.name: r.line for r in event.registrations}
-        if not lines:
+        if not lines and not request.add:  # a walk-in event may be all --add
             raise refuse(where, None, "has no registrations (or is missing): round 1 is paired "
                                       "from the event's players.csv, one name per row under "
                                       "'player'")

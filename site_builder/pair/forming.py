@@ -61,8 +61,6 @@ class Formed:
     """What the organizer should know: a pair-down, a forced rematch, who has another chance."""
     place: str = "Table"
     """What a table is called in the summary ("Table", "Game", "Bracket")."""
-    cells: dict[str, str] = field(default_factory=dict)
-    """Cells written on every row besides table, player and result (e.g. game = "1")."""
 
 
 def refuse(path: str, line: int | None, message: str) -> DataError:

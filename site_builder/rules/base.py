@@ -278,6 +278,10 @@ class Ruleset(Protocol):
     def validate(self, event: Event, log: ProblemLog) -> None:
         """Checks across rows and rounds (tables, duplicates, who may play which round)."""
 
+    def pending(self, round_: Any) -> list[Any]:
+        """The round's rows still waiting for their result (a round in progress: see
+        rules.pairings); `pair` refuses to form the next round while there are any."""
+
     def score(self, event: Event) -> ScoredEvent:
         """Pure: the validated event in, its pages' contents out. No I/O, no clock."""
 

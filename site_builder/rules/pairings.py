@@ -10,12 +10,12 @@ table finishes. A table is decided once every seat at it has a result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..model import Event, PlayerRef, Round
 from ..problems import ProblemLog
-from .base import RoundView, ScoredEvent
+from .base import PlayerGame, PlayerResult, RoundView, ScoredEvent
 from .seating import tables_of
 
 PLAYING = "playing"
@@ -163,7 +163,7 @@ def check_in_progress(event: Event, pending: Pending, log: ProblemLog) -> None:
                   f"results of round {current.number}, or remove the status until they are in")
 
 
-def pairings_json(head: dict[str, Any], number: int, label: str, stage: str,
+def pairings_json(head: dict[str, Any], number: int, label: str,
                   pairings: Pairings) -> dict[str, Any]:
     """The data of `round-<n>/pairings.json`: every table with its players and results (null
     while playing), and the byes."""
@@ -173,7 +173,7 @@ def pairings_json(head: dict[str, Any], number: int, label: str, stage: str,
         "event": head,
         "round": number,
         "label": label,
-        "stage": stage,
+        "stage": pairings.stage,
         "in_progress": pairings.in_progress,
         "tables": [{"table": t.number, "players": [seat(s) for s in t.seats]}
                    for t in pairings.tables],
@@ -193,4 +193,24 @@ def with_round_in_progress(done: ScoredEvent, event: Event, view: RoundView,
     stage = f"{view.label} (round {view.number} of {planned})" \
         if view.label != f"Round {view.number}" else f"round {view.number} of {planned}"
     done.status_line = f"In progress: {stage} being played"
+    done.players = _with_games_in_progress(done.players, view)
     return done
+
+
+def _with_games_in_progress(players: dict[str, PlayerResult],
+                            view: RoundView) -> dict[str, PlayerResult]:
+    """Each player's page shows their game being played; a player whose first game it is (a
+    newcomer, a late --add) gets an entry, so the round page's link to them leads somewhere."""
+    pairings: Pairings = view.pairings
+    games = {seat.player: (str(table.number), tuple(s.player for s in table.seats if s is not seat),
+                           seat.shown)
+             for table in pairings.tables for seat in table.seats}
+    games.update({player: ("", (), "Bye") for player in pairings.byes})
+    found = dict(players)
+    for player, (where, opponents, result) in games.items():
+        game = PlayerGame(view.number, view.label, where, opponents, result, "")
+        known = found.get(player.name)
+        found[player.name] = (replace(known, games=(*known.games, game)) if known else
+                               PlayerResult(player, None, f"playing {view.label.lower()}", "", "",
+                                            (game,)))
+    return found

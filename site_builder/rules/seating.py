@@ -41,3 +41,12 @@ def check_time_on_every_row(path: str, number: int, seats: list[Any], time: str,
         log.error(path, untimed.line, f"table {number} ran out of time but {untimed.player}'s "
                                       f"row lacks '{time}': write '{time}' on every row of that "
                                       "table")
+
+
+def first_rows(rows: list) -> list:
+    """One row per player, the first of each: a player's seat where a row is written per game
+    (SPELLFIRE brackets, Armageddon matches)."""
+    seats: dict[str, object] = {}
+    for row in rows:
+        seats.setdefault(row.player, row)
+    return list(seats.values())

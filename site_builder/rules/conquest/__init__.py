@@ -110,6 +110,7 @@ class _Remembered:
         self._standings: dict[tuple, tuple[tuple[Round, ...], list[SwissRow]]] = {}
         self._tables: dict[tuple, tuple[Round, Any]] = {}
         self._problems: dict[tuple, tuple[Round, list]] = {}
+        self._pairings: dict[tuple, tuple[Round, Any]] = {}
 
     def round_problems(self, round_: Round, elimination: bool) -> list:
         """What the checks of one round file find (a function of the file alone): a correction
@@ -133,6 +134,13 @@ class _Remembered:
                tuple(map(seeds.get, players)))
         return remembered(self._tables, key, round_,
                           lambda: round_tables(round_, elimination, ref, seeds, absent), self.LIMIT)
+
+    def pairings(self, round_: Round, elimination: bool, ref) -> Any:
+        """The round's pairings (pairings.json), remembered as its tables are: after a save,
+        the unchanged rounds' are looked up, not drawn again from their rows."""
+        key = (id(round_), elimination, tuple(ref(row.player) for row in round_.rows))
+        return remembered(self._pairings, key, round_,
+                          lambda: round_pairings(round_, elimination, ref), self.LIMIT)
 
     def records(self, rounds: list[Round], played: dict) -> dict[str, SwissRecord]:
         """Everyone's record after the last of these Swiss rounds (the rounds so far), from the
@@ -249,7 +257,7 @@ class _Scorer:
             tables = _REMEMBERED.tables(round_, False, self.event.ref, {},
                                         absences(k, latest, self.event.ref))
             views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings,
-                                   pairings=round_pairings(round_, False, self.event.ref)))
+                                   pairings=_REMEMBERED.pairings(round_, False, self.event.ref)))
         return views
 
     def _cut_line(self, rows: list[SwissRow]) -> int:
@@ -278,7 +286,7 @@ class _Scorer:
                                              swiss, views[-1].standings if views else None)
             tables = _REMEMBERED.tables(round_, True, self.event.ref, seeds, [])
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
-                                   standings, pairings=round_pairings(round_, True, self.event.ref)))
+                                   standings, pairings=_REMEMBERED.pairings(round_, True, self.event.ref)))
         return views
 
     # -- bracket

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ...model import Event, PlayerRef, Round
 from ...problems import ProblemLog
 from ..pairings import Pairings, SlipField, pairings_of
+from ..seating import first_rows
 from .matches import BYE, matches_of
 from .tables import TIME, WIN
 
@@ -82,12 +83,6 @@ def match_pairings(round_: Round, ref: Ref) -> Pairings:
         return ("win" if won else "loss"), f"{'Won' if won else 'Lost'} {match.score(row.player)}"
 
     return pairings_of(round_, ref, "Table", pending, result_of, BYE, MATCH_SLIP,
-                       seats=_one_row_each, stage="elimination")
+                       seats=first_rows, stage="elimination")
 
 
-def _one_row_each(rows: list) -> list:
-    """A match's rows, one per player (the first): a row per game is written for each."""
-    first: dict[str, object] = {}
-    for row in rows:
-        first.setdefault(row.player, row)
-    return list(first.values())

@@ -20,6 +20,7 @@ from ...model import Round
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
+from ..seating import first_rows  # noqa: F401 (the bracket's seats, used here and by views)
 
 COLUMNS = ColumnSpec(required=("table", "game", "player", "realms", "result"), optional=("place",))
 WIN = "win"
@@ -94,12 +95,6 @@ def players_of(rows: list[GameRow]) -> list[str]:
     return list(dict.fromkeys(r.player for r in rows))
 
 
-def first_rows(rows: list[GameRow]) -> list[GameRow]:
-    """One row per player, the first of each: a player's seat at the bracket."""
-    seats: dict[str, GameRow] = {}
-    for row in rows:
-        seats.setdefault(row.player, row)
-    return list(seats.values())
 
 
 def bracket_winner(rows: list[GameRow]) -> str | None:
