@@ -69,7 +69,7 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(files[relative])
-        _swap(staging, out)
+        swap_in(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -123,7 +123,7 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _swap(staging: Path, out: Path) -> None:
+def swap_in(staging: Path, out: Path) -> None:
     """Put the staged build in place of the old one, then remove the old one. Where the system
     can exchange two names at once, the output folder never goes missing, even for an instant."""
     if not out.exists():

@@ -7,8 +7,7 @@ a new game adds a module and template partials and touches nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -66,8 +65,6 @@ class Standings:
     complete: bool
     columns: tuple[Column, ...]
     rows: tuple[StandingRow, ...]
-    # The dicts stay out of the hash (they compare, so equal objects still hash alike): standings
-    # are fragment keys of the renderer.
     tiebreak_labels: dict[str, str] = field(default_factory=dict, hash=False)
     explanation: str = ""
     """How the order was decided, in a sentence or two, shown under the table."""
@@ -80,18 +77,6 @@ class Standings:
     """Listed under the table, not ranked; in the JSON twin as `officials`."""
     meta: dict[str, Any] = field(default_factory=dict, hash=False)
     """Extra top-level keys of the JSON twin (e.g. "scored")."""
-    known_hash: int | None = field(default=None, init=False, compare=False, repr=False)
-    """The hash, once worked out (see __hash__)."""
-
-    def __hash__(self) -> int:
-        # A table is a key of the JSON twins' cache and of the page cache, looked up and stored
-        # in both: four hashes of every row of every round after a correction (0.08 ms each
-        # for 120 players). It is worked out once; the object is frozen.
-        if self.known_hash is None:
-            object.__setattr__(self, "known_hash", hash((
-                self.title, self.after_round, self.complete, self.columns, self.rows,
-                self.explanation, self.phase, self.cut_after, self.cut_label, self.officials)))
-        return self.known_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +105,6 @@ class PlayerResult:
     points_label: str = "Points"
     """Heading of the per-game score column on the player page."""
 
-    def __hash__(self) -> int:
-        # The summary fields only (equal results have equal summaries): the page cache looks
-        # results up by value, and hashing every game of every result cost more than rendering.
-        return hash((self.player, self.rank, self.finish, self.points, self.record))
-
 
 @dataclass(frozen=True, slots=True)
 class RoundView:
@@ -143,35 +123,6 @@ class RoundView:
     in_progress: bool = False
     """Some results are not in yet: the page leads with the pairings, and there are no
     standings after this round yet."""
-
-    @property
-    def results(self) -> RoundView:
-        """This round without its standings, as the page's results table takes it: equal to the
-        last rebuild's when only the standings moved (a correction to an earlier round), and the
-        very same object when the tables are (see _RESULTS)."""
-        key = (id(self.tables), self.number, self.label, self.path, self.template, self.notes,
-               self.in_progress)
-        return remembered(_RESULTS, key, self.tables, lambda: replace(self, standings=None),
-                          _RESULTS_LIMIT)
-
-
-_RESULTS: dict[tuple, tuple[Any, RoundView]] = {}
-"""Rounds without standings by their tables' id: a ruleset that hands back the same tables
-object for an unchanged round (Conquest's scorer does) gets the same results object, which the
-page cache knows by identity instead of comparing every table by value."""
-_RESULTS_LIMIT = 4096
-
-
-def remembered(memo: dict, key: Any, holds: Any, make: Callable[[], Any], limit: int) -> Any:
-    """The value remembered under `key`, else `make()`'s, remembered. Keys are made of object
-    ids: each entry holds `holds`, the objects whose ids they are, so an id found here is always
-    that same object. Beyond `limit` entries the oldest (dicts keep insertion order) go."""
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = (holds, make())
-        while len(memo) > limit:
-            del memo[next(iter(memo))]
-    return known[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,6 @@ before averaging is how other tools end up ranking a player above one with a hig
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import math
 from collections.abc import Hashable, Mapping, Sequence
@@ -79,10 +78,10 @@ def schedule(opponents: Mapping[P, Sequence[P]], points: Mapping[P, int],
                   for p, opps in opponents.items()}
     sos, esos, esos_key = {}, {}, {}
     for p, opps in opponents.items():  # one pass for the rest: this runs after every round
-        sos[p] = _fraction(scaled_sos[p], common * m)
+        sos[p] = Fraction(scaled_sos[p], common * m)
         if opps:
             total = sum(map(scaled_sos.__getitem__, opps))
-            esos[p] = _fraction(total, common * m * len(opps))
+            esos[p] = Fraction(total, common * m * len(opps))
             esos_key[p] = total * (m // len(opps))
         else:
             esos[p], esos_key[p] = _ZERO, 0
@@ -92,15 +91,6 @@ def schedule(opponents: Mapping[P, Sequence[P]], points: Mapping[P, int],
 _ZERO = Fraction(0)
 
 
-@functools.lru_cache(maxsize=65536)
-def _fraction(numerator: int, denominator: int) -> Fraction:
-    """Fraction(numerator, denominator), remembered: making one reduces it by a gcd in Python
-    (a few µs), and the standings after each round of an event need two a player. Scoring an
-    event again (a new round, a corrected result) asks mostly for the same ones; they are
-    immutable, so sharing them is safe."""
-    return Fraction(numerator, denominator)
-
-
 def comparable(values: Mapping[P, Fraction]) -> dict[P, int]:
     """The same values as integers over their common denominator: ordered and equal exactly as
     the Fractions are, but compared without Fraction's slow generic arithmetic."""
@@ -108,7 +98,6 @@ def comparable(values: Mapping[P, Fraction]) -> dict[P, int]:
     return {k: v.numerator * (denominator // v.denominator) for k, v in values.items()}
 
 
-@functools.lru_cache(maxsize=65536)
 def lottery(seed: int, key: str) -> int:
     """A player's fixed draw in the seeded random tiebreak.
 

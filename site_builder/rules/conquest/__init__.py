@@ -14,8 +14,7 @@ from ...numbers import ordinal
 from ...problems import ProblemLog
 from ...textfiles import ColumnSpec, CsvTable
 from ...tomlkeys import KeyReader
-from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings,
-                    remembered)
+from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
 from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
@@ -64,7 +63,7 @@ class Conquest:
     def validate(self, event: Event, log: ProblemLog) -> None:
         plan = self.plan(event)
         for round_ in event.rounds:
-            log.extend(_REMEMBERED.round_problems(round_, round_.number > plan.swiss_rounds))
+            conquest_rows.check_round(round_, round_.number > plan.swiss_rounds, log)
         check_in_progress(event, conquest_rows.pending_rows, log)
         if not any(r.partial for r in event.rounds):  # a rejected row would look like an absence
             conquest_rows.check_stages(event, plan, log)
@@ -93,72 +92,6 @@ def _scored(event: Event, plan: structure.Plan) -> ScoredEvent:
     return _Scorer(event, plan).scored()
 
 
-class _Remembered:
-    """The games, Swiss standings, tables and checks of the rounds scored lately, by the round
-    objects.
-
-    Watch mode scores today's event again after each new round. The earlier rounds' files are
-    unchanged, so the parse cache hands back the same Round objects, and their games and the
-    standings after them (a pure function of those rounds and the seed) are looked up instead
-    of recomputed. Entries hold their rounds, so an id here is always that same object."""
-
-    LIMIT = 256
-
-    def __init__(self) -> None:
-        self._games: dict[int, tuple[Round, dict]] = {}
-        self._records: dict[tuple, tuple[tuple[Round, ...], dict[str, SwissRecord]]] = {}
-        self._standings: dict[tuple, tuple[tuple[Round, ...], list[SwissRow]]] = {}
-        self._tables: dict[tuple, tuple[Round, Any]] = {}
-        self._problems: dict[tuple, tuple[Round, list]] = {}
-        self._pairings: dict[tuple, tuple[Round, Any]] = {}
-
-    def round_problems(self, round_: Round, elimination: bool) -> list:
-        """What the checks of one round file find (a function of the file alone): a correction
-        re-checks its own round, not the nine before and after it."""
-        def check() -> list:
-            found = ProblemLog()
-            conquest_rows.check_round(round_, elimination, found)
-            return found.problems
-        return remembered(self._problems, (id(round_), elimination), round_, check, self.LIMIT)
-
-    def games(self, round_: Round) -> dict:
-        return remembered(self._games, id(round_), round_, lambda: swiss_games(round_), self.LIMIT)
-
-    def tables(self, round_: Round, elimination: bool, ref, seeds: dict, absent: list) -> Any:
-        """The round's tables view, the same object as last time while the round's file, its
-        players' names and ids, their seeds and the absences are the same: a corrected result
-        re-scores the event, and the page cache then finds the unchanged rounds' results by
-        their objects, not by comparing every table."""
-        players = [row.player for row in round_.rows]  # all the view reads of refs and seeds
-        key = (id(round_), elimination, tuple(absent), tuple(map(ref, players)),
-               tuple(map(seeds.get, players)))
-        return remembered(self._tables, key, round_,
-                          lambda: round_tables(round_, elimination, ref, seeds, absent), self.LIMIT)
-
-    def pairings(self, round_: Round, elimination: bool, ref) -> Any:
-        """The round's pairings (pairings.json), remembered as its tables are: after a save,
-        the unchanged rounds' are looked up, not drawn again from their rows."""
-        key = (id(round_), elimination, tuple(ref(row.player) for row in round_.rows))
-        return remembered(self._pairings, key, round_,
-                          lambda: round_pairings(round_, elimination, ref), self.LIMIT)
-
-    def records(self, rounds: list[Round], played: dict) -> dict[str, SwissRecord]:
-        """Everyone's record after the last of these Swiss rounds (the rounds so far), from the
-        records after the round before it: a corrected first round re-scores every later round,
-        each in one pass."""
-        def extend() -> dict[str, SwissRecord]:
-            before = self.records(rounds[:-1], played) if len(rounds) > 1 else {}
-            return records_extended(before, played[rounds[-1].number], rounds[-1].number)
-        return remembered(self._records, tuple(map(id, rounds)), tuple(rounds), extend, self.LIMIT)
-
-    def standings(self, rounds: list[Round], played: dict, seed: int) -> list[SwissRow]:
-        return remembered(self._standings, (seed, *map(id, rounds)), tuple(rounds),
-                          lambda: rank_swiss(self.records(rounds, played), seed), self.LIMIT)
-
-
-_REMEMBERED = _Remembered()
-
-
 class _Scorer:
     """Scores one validated event; each method builds one part of the result."""
 
@@ -168,14 +101,15 @@ class _Scorer:
         self.log = ProblemLog()
         self.swiss_rounds = [r for r in event.rounds if r.number <= plan.swiss_rounds]
         self.elimination_rounds = [r for r in event.rounds if r.number > plan.swiss_rounds]
-        self.played = {r.number: _REMEMBERED.games(r) for r in self.swiss_rounds}
+        self.played = {r.number: swiss_games(r) for r in self.swiss_rounds}
         self.swiss_after: dict[int, list[SwissRow]] = {}
         before: list[SwissRow] = []
+        records: dict[str, SwissRecord] = {}
         repeats = rematches(self.played)
-        for index, round_ in enumerate(self.swiss_rounds):
+        for round_ in self.swiss_rounds:
             check_swiss_round(round_, self.played, before, repeats[round_.number], self.log)
-            before = self.swiss_after[round_.number] = _REMEMBERED.standings(
-                self.swiss_rounds[:index + 1], self.played, self.seed)
+            records = records_extended(records, self.played[round_.number], round_.number)
+            before = self.swiss_after[round_.number] = rank_swiss(records, self.seed)
         self.last_swiss = before
         self.latest = {row.name: row.record for row in before}
         """Everyone's record after the last Swiss round played (rounds are numbered without gaps)."""
@@ -254,10 +188,10 @@ class _Scorer:
             standings = swiss_standings_view(self.swiss_after[k], title, k, final, self.seed,
                                              self.event.ref, self.plan.cut if last_swiss else 0,
                                              cut_line)
-            tables = _REMEMBERED.tables(round_, False, self.event.ref, {},
-                                        absences(k, latest, self.event.ref))
+            tables = round_tables(round_, False, self.event.ref, {},
+                                  absences(k, latest, self.event.ref))
             views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings,
-                                   pairings=_REMEMBERED.pairings(round_, False, self.event.ref)))
+                                   pairings=round_pairings(round_, False, self.event.ref)))
         return views
 
     def _cut_line(self, rows: list[SwissRow]) -> int:
@@ -284,9 +218,9 @@ class _Scorer:
             rows = final_order(self.last_swiss, self.matches[: i + 1])
             standings = final_standings_view(rows, title, round_.number, final, self.seed, self.plan,
                                              swiss, views[-1].standings if views else None)
-            tables = _REMEMBERED.tables(round_, True, self.event.ref, seeds, [])
+            tables = round_tables(round_, True, self.event.ref, seeds, [])
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
-                                   standings, pairings=_REMEMBERED.pairings(round_, True, self.event.ref)))
+                                   standings, pairings=round_pairings(round_, True, self.event.ref)))
         return views
 
     # -- bracket

@@ -1,0 +1,107 @@
+"""What the pages of other events read of one event: its line in the lists, its players'
+results and names, and what it gives toward the rankings.
+
+A scored event holds every round's tables and standings; only its own pages need those. The
+rest of the site (home, archive, player histories, rankings) is planned from each event's
+`EventFacts`, which the build keeps between runs (see state.py) keyed by the digest of the
+event's input files, so an unchanged event is neither loaded nor scored again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from .problems import Problem
+from .rules import RULESETS
+from .rules.base import PlayerResult, RankingEntry, ScoredEvent
+
+
+def digest(*parts: Any) -> str:
+    """A short digest of values that have a stable repr (strings, numbers, tuples, dates,
+    frozen dataclasses of those): equal values, equal digests, in every process."""
+    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class EventLabel:
+    """What a player's page shows of an event: only what does not move while the event runs, so
+    a new round re-renders the pages of the players whose results it changed, not of everyone
+    who ever played in the event."""
+
+    slug: str
+    url: str
+    name: str
+    subtitle: str
+    date: dt.date
+    game_title: str
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    """One line of an event list (home, archive)."""
+
+    slug: str
+    url: str
+    name: str
+    date: dt.date
+    game: str
+    game_title: str
+    status: str
+    complete: bool
+    players: int
+    winner: Any
+    location: str | None
+    subtitle: str
+    label: EventLabel
+
+
+def summarize(scored: ScoredEvent) -> EventSummary:
+    info = scored.event.info
+    players = len(scored.standings.rows) if scored.standings else len(scored.event.registrations)
+    url, title = f"events/{info.slug}/", RULESETS[info.game].title
+    label = EventLabel(info.slug, url, scored.display_name, scored.subtitle, info.date, title,
+                       scored.complete)
+    return EventSummary(info.slug, url, scored.display_name, info.date, info.game, title,
+                        scored.status_line, scored.complete, players, scored.winner, info.location,
+                        scored.subtitle, label)
+
+
+@dataclass(frozen=True, slots=True)
+class EventFacts:
+    key: str
+    """The digest of the event's inputs (its files, data/players.csv, the tool's version)."""
+    summary: EventSummary
+    results: tuple[tuple[str, PlayerResult, str], ...]
+    """(person id, their result, the result's digest) for everyone with a result."""
+    names: tuple[tuple[str, bool, str], ...]
+    """(person id, whether they played, the name written here): their display name's inputs."""
+    ranking: tuple[RankingEntry, ...] | None
+    ranking_note: str
+    ranking_digest: str
+    """The digest of what the rankings read of the event (see rankings.ranked_event)."""
+    problems: tuple[Problem, ...]
+    """The warnings of the event's files and scoring."""
+
+    @property
+    def slug(self) -> str:
+        return self.summary.slug
+
+    @property
+    def order(self) -> tuple:
+        """(date, slug): how events sort, oldest first."""
+        return self.summary.date, self.summary.slug
+
+
+def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> EventFacts:
+    event = scored.event
+    results = tuple((result.player.id, result, digest(result)) for result in scored.players.values())
+    names = tuple((ref.id, name not in event.official_names, name)
+                  for name, ref in sorted(event.players.items()))
+    summary = summarize(scored)
+    ranking = tuple(scored.ranking) if scored.ranking is not None else None
+    return EventFacts(key, summary, results, names, ranking, scored.ranking_note,
+                      digest(summary, ranking, scored.ranking_note), tuple(problems))

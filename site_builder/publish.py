@@ -1,0 +1,106 @@
+"""Putting files into the output folder, all or nothing: the only writer besides write.py.
+
+A full build writes every file into a staging folder beside the output and swaps it in whole
+(`FreshFolder`). A build from a state writes each changed file beside its published one under a
+temporary name and, once every page has rendered, swaps them all in and deletes the files that
+are gone (`InPlace`). Either way a failed build leaves the published site as it was, and a
+reader (the preview server, a browser) finds the old page or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .write import (delete_files, has_bytes, remove_leftovers, replace_file, swap_in,
+                    write_new_file)
+
+Written = tuple[int, int, bool]
+"""(size, modification time in nanoseconds) of the published file, and whether it was written
+(False when it already had the bytes)."""
+
+
+def _stamp(path: str, written: bool) -> Written:
+    info = os.stat(path)
+    return info.st_size, info.st_mtime_ns, written
+
+
+class FreshFolder:
+    """A whole new site in a staging folder, swapped in by `commit`."""
+
+    def __init__(self, out: Path):
+        self.out = out.resolve()
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(self.out)
+        self.root = tempfile.mkdtemp(prefix=f".{self.out.name}.staging-{os.getpid()}-",
+                                     dir=self.out.parent)
+        os.chmod(self.root, 0o755)  # mkdtemp makes it private; a web server must read it
+        self._folders: set[str] = set()
+
+    def write(self, path: str, data: bytes) -> Written:
+        target = f"{self.root}/{path}"
+        folder = os.path.dirname(target)
+        if folder not in self._folders:
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
+        write_new_file(target, data)
+        return _stamp(target, True)
+
+    def delete(self, path: str) -> None:
+        """Nothing to delete in a new folder."""
+
+    def commit(self) -> None:
+        swap_in(Path(self.root), self.out)
+
+    def abandon(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class InPlace:
+    """Changed files staged beside the published ones, swapped in together by `commit`."""
+
+    def __init__(self, out: Path):
+        self.out = os.fspath(out.resolve())
+        self._staged: list[tuple[str, str]] = []
+        """(temporary file, its published name)."""
+        self._deleted: list[str] = []
+
+    def write(self, path: str, data: bytes) -> Written:
+        """A published file that already has these bytes is left as it is."""
+        target = f"{self.out}/{path}"
+        if has_bytes(target, data):
+            return _stamp(target, False)
+        folder, _, name = target.rpartition("/")
+        os.makedirs(folder, exist_ok=True)
+        temporary = f"{folder}/.{name}.tmp-{os.getpid()}"
+        write_new_file(temporary, data)
+        self._staged.append((temporary, target))
+        return _stamp(temporary, True)
+
+    def delete(self, path: str) -> None:
+        self._deleted.append(f"{self.out}/{path}")
+
+    def commit(self) -> None:
+        replaced = [temporary for temporary, target in self._staged
+                    if replace_file(temporary, target)]
+        self._staged = []
+        delete_files(replaced + self._deleted)
+        for folder in sorted({os.path.dirname(p) for p in self._deleted}, key=len, reverse=True):
+            _remove_empty(folder, self.out)
+        self._deleted = []
+
+    def abandon(self) -> None:
+        delete_files([temporary for temporary, _ in self._staged])
+        self._staged, self._deleted = [], []
+
+
+def _remove_empty(folder: str, root: str) -> None:
+    """Remove a folder a deletion emptied, and its parents as they empty, up to the root."""
+    while folder != root and folder.startswith(root + "/"):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            return
+        folder = os.path.dirname(folder)

@@ -1,0 +1,113 @@
+"""The build state: what the last build made, kept in memory by a watch session and in one file
+beside the output between runs (`_site.state` for `_site`).
+
+It holds each event's key and facts (facts.py), each published file's record (the key it was
+made from, the templates it was drawn with, its size and time on disk), the digests of the
+templates then, and the stamps of the input files hashed. A state that is missing, unreadable,
+of another version of the tool, or of an output folder that is not the one it describes is
+ignored: the build is then a full one, never a wrong one.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .facts import EventFacts
+from .inputs import FileDigests
+
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    key: str
+    """The digest of the page's key and the site's settings (see engine.page_key)."""
+    templates: tuple[str, ...]
+    size: int
+    mtime_ns: int
+    in_sitemap: bool
+
+
+@dataclass(slots=True)
+class EventUnit:
+    """One event as the last build left it: its facts and its own pages."""
+
+    facts: EventFacts
+    pages: dict[str, PageRecord]
+    """Output path → record."""
+
+
+@dataclass(slots=True)
+class BuildState:
+    code: str = ""
+    """The tool's code digest (inputs.code_digest) when it was made."""
+    site_key: str = ""
+    events: dict[str, EventUnit] = field(default_factory=dict)
+    """Slug → unit, for every event on the published site."""
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+    """Output path → record, for the pages across events (home, players, rankings…)."""
+    templates: dict[str, str | None] = field(default_factory=dict)
+    """Template name → its digest when the pages above were drawn."""
+    files: dict[str, int] = field(default_factory=dict)
+    """The other files published (static files, sitemap, markers): path → size."""
+    digests: FileDigests = field(default_factory=FileDigests)
+
+
+def state_file(out: Path) -> Path:
+    return out.parent / f"{out.name}.state"
+
+
+def load_state(out: Path, code: str) -> BuildState | None:
+    """The state beside `out`, if it is usable: made by this code for this output folder."""
+    try:
+        with open(state_file(out), "rb") as handle:
+            kept = pickle.load(handle)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError,
+            ValueError, IndexError):
+        return None
+    if (not isinstance(kept, tuple) or len(kept) != 2 or kept[0] != FORMAT
+            or not isinstance(kept[1], BuildState) or kept[1].code != code):
+        return None
+    state = kept[1]
+    return state if _describes(state, out) else None
+
+
+def _describes(state: BuildState, out: Path) -> bool:
+    """Whether the output folder still holds what the state says was published: every file at
+    its size (and every page at its time: a file edited by hand is then rebuilt)."""
+    root = os.fspath(out)
+    for path, size in state.files.items():
+        try:
+            if os.stat(f"{root}/{path}").st_size != size:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def save_state(out: Path, state: BuildState) -> None:
+    """Written to a temporary file and renamed into place: never half a state."""
+    target = state_file(out)
+    temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    with open(temporary, "wb") as handle:
+        pickle.dump((FORMAT, state), handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temporary, target)
+
+
+def forget_state(out: Path) -> None:
+    try:
+        os.unlink(state_file(out))
+    except FileNotFoundError:
+        pass
+
+
+def page_on_disk(out: Path, path: str, record: PageRecord) -> bool:
+    """Whether the published page is the one the record describes (same size and time)."""
+    try:
+        info = os.stat(f"{os.fspath(out)}/{path}")
+    except OSError:
+        return False
+    return info.st_size == record.size and info.st_mtime_ns == record.mtime_ns
