@@ -73,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--base-url", metavar="URL",
                            help="path or URL the site is served under, e.g. /my-league/ "
                                 "(default: base_url in site.toml, else /)")
+    build_cmd.add_argument("--clean", action="store_true",
+                           help="ignore what the last build left (its state file beside the "
+                                "output) and render every page")
     build_cmd.set_defaults(run=_run_build)
 
     check_cmd = commands.add_parser("check", help="validate the data without writing anything")
@@ -126,7 +129,8 @@ def _port(text: str) -> int:
 def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     progress = _ProgressLine() if sys.stderr.isatty() else None
-    result = build(Path(args.source), Path(args.out), args.base_url, args.strict, progress)
+    result = build(Path(args.source), Path(args.out), args.base_url, args.strict, progress,
+                   clean=args.clean)
     if progress:
         progress.clear()
     _print_problems(result.problems, args.source)
@@ -137,9 +141,8 @@ def _run_build(args: argparse.Namespace) -> int:
 def _run_check(args: argparse.Namespace) -> int:
     result = check(Path(args.source), strict=args.strict)
     _print_problems(result.problems, args.source)
-    events = len(result.site.events)
     found = _count(len(result.warnings), "warning") if result.warnings else "no problems"
-    print(f"Checked {_count(events, 'event')}: {found}.", file=sys.stderr)
+    print(f"Checked {_count(result.events, 'event')}: {found}.", file=sys.stderr)
     return EXIT_OK
 
 
@@ -321,14 +324,13 @@ def _print_problems(problems: list[Problem], source: str) -> None:
 def _print_summary(result: BuildResult, source: str, out: str, seconds: float) -> None:
     stages = " · ".join(f"{name} {secs:.2f}s" for name, secs in result.timings.items())
     warnings = f", {_count(len(result.warnings), 'warning')}" if result.warnings else ""
-    html = sum(1 for p in result.pages if p.template)
-    print(f"Built {_count(len(result.scored), 'event')}, {_count(html, 'page')} "
-          f"({result.files} files) into {out}/ in {seconds:.2f}s{warnings}  [{stages}]",
-          file=sys.stderr)
+    print(f"Built {_count(result.events, 'event')}: {_count(result.rendered, 'page')} rendered of "
+          f"{result.files} files, {result.written} written into {out}/ in {seconds:.2f}s"
+          f"{warnings}  [{stages}]", file=sys.stderr)
     options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
                       if value not in (".", "_site"))
     print(f"Preview: {_invocation()} serve{options}  →  "
-          f"http://127.0.0.1:8000{result.site.config.base_url.path}  (rebuilds as you edit)",
+          f"http://127.0.0.1:8000{result.config.base_url.path}  (rebuilds as you edit)",
           file=sys.stderr)
 
 

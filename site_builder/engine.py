@@ -11,6 +11,7 @@ replaces the old one whole. Workers (workers.py) share the events and pages of l
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,20 +23,21 @@ from .content import load_content
 from .facts import EventFacts, digest
 from .finish import extra_files
 from .inputs import FileDigests, code_digest
-from .load import EVENTS_DIR, event_folders
+from .load import event_folders
 from .people import PLAYERS_FILE, load_directory
 from .plan import Page, output_path
 from .problems import DataError, Problem, ProblemLog, sorted_problems
-from .publish import FreshFolder, InPlace
+from .publish import FreshFolder, InPlace, Written
 from .rankings import build_rankings, ranked_event
 from .render import Renderer
 from .rules import RULESETS
 from .siteplan import SiteInputs, people_of, site_pages
-from .state import BuildState, EventUnit, PageRecord, load_state, page_on_disk, save_state
+from .state import BuildState, EventUnit, PageRecord, load_state, save_state
 from .themefiles import builtin_theme, scan_theme, theme_dirs
 from .load import check_source
 from .write import check_output_folder
 from . import workers
+from .workers import Drawing, EventJob, draw_page, event_outcome, page_key
 
 Progress = Callable[[int, int], None]
 
@@ -119,23 +121,33 @@ class Engine:
         with _timed(result.timings, "load"):
             site = self._load_site(log)
         state = self.state if render else None
-        with _timed(result.timings, "score"):
-            units, scored = self._events(site, state, log, result, keep_last_good)
-        problems = sorted_problems(log.problems)
-        if log.has_errors() or (self.strict and problems):
-            raise DataError(problems)
-        result.problems = problems
-        result.config, result.events = site.config, len(units)
-        if not render:
-            return result
-        with _timed(result.timings, "plan"):
-            facts = sorted((unit.facts for unit in units.values()), key=lambda f: f.order,
-                           reverse=True)
-            pages = self._site_pages(site, facts)
-            for slug, made in scored.items():
-                pages += made
-        self._publish(site, units, scored, pages, result, progress)
+        drawing = self._drawing(site, state) if render else None
+        written: list[Written] = []
+        try:
+            with _timed(result.timings, "events"):
+                units = self._events(site, state, drawing, log, result, keep_last_good, written)
+            problems = sorted_problems(log.problems)
+            if log.has_errors() or (self.strict and problems):
+                raise DataError(problems)
+            result.problems = problems
+            result.config, result.events = site.config, len(units)
+            if render:
+                self._publish(site, units, drawing, written, result, progress)
+        except BaseException:
+            if drawing is not None:
+                drawing.publisher.abandon(written)
+                if state is not None and written:  # files of the old site may be half replaced
+                    self.state = None
+            raise
         return result
+
+    def _drawing(self, site: SiteLoad, state: BuildState | None) -> Drawing:
+        renderer = self._renderer(site)
+        changed = frozenset(name for name, known in (state.templates.items() if state else ())
+                            if renderer.template_digest(name) != known)
+        return Drawing(self.out, site.site_key, renderer,
+                       FreshFolder(self.out) if state is None else InPlace(self.out),
+                       changed, self._on_disk_checked)
 
     def _load_state(self) -> None:
         if self._state_loaded:
@@ -164,60 +176,48 @@ class Engine:
 
     # ---------------------------------------------------------------- events
 
-    def _events(self, site: SiteLoad, state: BuildState | None, log: ProblemLog,
-                result: BuildResult, keep_last_good: bool
-                ) -> tuple[dict[str, EventUnit], dict[str, list[Page]]]:
-        """Every event's unit, reused or made again, and the planned pages of those made again."""
-        renderer = self._renderer(site) if self.out is not None else None
-        changed_templates = self._changed_templates(state, renderer)
+    def _events(self, site: SiteLoad, state: BuildState | None, drawing: Drawing | None,
+                log: ProblemLog, result: BuildResult, keep_last_good: bool,
+                written: list[Written]) -> dict[str, EventUnit]:
+        """Every event's unit: kept from the state when its key and pages are current, else
+        loaded, scored and its changed pages drawn (in workers when there are many)."""
         reports = site.content[2]
+        previous = state.events if state is not None else {}
         keys, todo = {}, []
         for folder in site.folders:
             slug = folder.name
             keys[slug] = digest(self.code, site.players_digest, self.digests.folder(str(folder)))
-            unit = state.events.get(slug) if state is not None else None
-            if unit is None or not self._unit_fresh(unit, keys[slug], site, reports.get(slug),
-                                                    changed_templates):
+            unit = previous.get(slug)
+            if unit is None or drawing is None or not self._unit_fresh(
+                    unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
-        made = workers.score_events(self, site, todo, keys, state, log)
+        job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
+        outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
+                                                        weight=_folder_weight)}
         units: dict[str, EventUnit] = {}
-        scored: dict[str, list[Page]] = {}
         for folder in site.folders:
             slug = folder.name
-            outcome = made.get(slug)
-            if outcome is None:
-                units[slug] = state.events[slug]
+            outcome = outcomes.get(slug)
+            if outcome is None:  # unchanged
+                units[slug] = previous[slug]
                 log.extend(list(units[slug].facts.problems))
-                continue
-            if outcome.errors:
-                kept = state.events.get(slug) if (keep_last_good and state is not None) else None
-                if kept is not None:
-                    result.blocked[slug] = outcome.errors
-                    units[slug] = kept
-                    log.extend(list(kept.facts.problems))
-                else:
-                    log.extend(outcome.errors)
-                continue
-            if outcome.facts is None:
-                continue  # not an event (no event.toml): reported by the loader
-            log.extend(list(outcome.facts.problems))
-            old = state.events.get(slug) if state is not None else None
-            units[slug] = EventUnit(outcome.facts, dict(old.pages) if old else {})
-            scored[slug] = outcome.pages
-        return units, scored
+            elif outcome.has_errors and keep_last_good and slug in previous:
+                result.blocked[slug] = [p for p in outcome.problems if p.is_error]
+                units[slug] = previous[slug]
+                log.extend(list(previous[slug].facts.problems))
+            else:
+                log.extend(outcome.problems)
+                written += outcome.written
+                if outcome.facts is not None:
+                    units[slug] = EventUnit(outcome.facts, outcome.pages)
+        return units
 
-    def _unit_fresh(self, unit: EventUnit, key: str, site: SiteLoad, report: object,
-                    changed_templates: set[str]) -> bool:
+    def _unit_fresh(self, unit: EventUnit, key: str, drawing: Drawing, report: object) -> bool:
         """Whether every page of an unchanged event is published as it would be drawn now."""
         if unit.facts.key != key:
             return False
-        expected = page_key(site.site_key, (key, report))
-        for path, record in unit.pages.items():
-            if record.key != expected or changed_templates.intersection(record.templates):
-                return False
-            if self._on_disk_checked and not page_on_disk(self.out, path, record):
-                return False
-        return True
+        expected = page_key(drawing.site_key, (key, report))
+        return not any(drawing.stale(path, expected, record) for path, record in unit.pages.items())
 
     # ---------------------------------------------------------------- plan
 
@@ -256,109 +256,104 @@ class Engine:
             self._renderer_key = key
         return self.renderer
 
-    def _changed_templates(self, state: BuildState | None, renderer: Renderer | None) -> set[str]:
-        if state is None or renderer is None:
-            return set()
-        return {name for name, known in state.templates.items()
-                if renderer.template_digest(name) != known}
-
-    def _publish(self, site: SiteLoad, units: dict[str, EventUnit], scored: dict[str, list[Page]],
-                 pages: list[Page], result: BuildResult, progress: Progress | None) -> None:
-        state = self.state
-        fresh = state is None
-        renderer = self._renderer(site)
-        changed_templates = self._changed_templates(state, renderer)
-        own = {page.url: slug for slug, made in scored.items() for page in made}
+    def _publish(self, site: SiteLoad, units: dict[str, EventUnit], drawing: Drawing,
+                 written: list[Written], result: BuildResult, progress: Progress | None) -> None:
+        with _timed(result.timings, "plan"):
+            facts = sorted((unit.facts for unit in units.values()), key=lambda f: f.order,
+                           reverse=True)
+            pages = self._site_pages(site, facts)
+        drawn_for_events = len(written)
+        old = self.state
+        known = old.pages if old is not None else {}
+        records: dict[str, PageRecord] = {}
         todo = []
         for page in pages:
-            key = page_key(site.site_key, page.key)
-            slug = own.get(page.url)
-            records = units[slug].pages if slug else (state.pages if state else {})
-            record = records.get(output_path(page.url))
-            if (record is None or record.key != key
-                    or changed_templates.intersection(record.templates)
-                    or (self._on_disk_checked and not page_on_disk(self.out, output_path(page.url),
-                                                                   record))):
+            path, key = output_path(page.url), page_key(site.site_key, page.key)
+            if drawing.stale(path, key, known.get(path)):
                 todo.append((page, key))
-        publisher = FreshFolder(self.out) if fresh else InPlace(self.out)
-        try:
-            with _timed(result.timings, "render"):
-                records = workers.render_pages(self, renderer, todo, publisher, progress)
-            with _timed(result.timings, "finish"):
-                new_state = self._next_state(site, units, scored, pages, records, renderer)
-                self._write_extra(site, new_state, publisher, result)
-                self._delete_gone(state, new_state, publisher, result)
-            with _timed(result.timings, "write"):
-                publisher.commit()
-        except BaseException:
-            publisher.abandon()
-            self.state = None  # unknown what is on disk now: the next build is a full one
-            self._state_loaded = True
-            raise
-        result.rendered = len(todo)
-        for (page, _), (path, record, written) in zip(todo, records):
-            if written:
-                result.written += 1
-                result.changed_urls.add(path)
-        result.pages = sum(1 for page in pages if page.template)
-        result.files = len(pages) + len(new_state.files)
-        new_state.digests = self.digests
+            else:
+                records[path] = known[path]
+        with _timed(result.timings, "render"):
+            counter = _Counter(len(todo), progress)
+            drawn = workers.shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
+                                   done=counter)
+        for (page, _), (record, done) in zip(todo, drawn):
+            records[output_path(page.url)] = record
+            written.append(done)
+        state = BuildState(self.code, site.site_key, dict(sorted(units.items())), records)
+        with _timed(result.timings, "finish"):
+            written += self._write_extra(site, state, drawing)
+            state.templates = self._template_digests(state, drawing.renderer)
+            result.deleted = self._delete_gone(old, state, drawing.publisher, result)
+        with _timed(result.timings, "write"):
+            drawing.publisher.commit(written)
+        result.rendered = drawn_for_events + len(todo)
+        result.written = sum(1 for w in written if w.written)
+        result.changed_urls |= {w.path for w in written if w.written}
+        result.pages = len(pages) + sum(len(u.pages) for u in units.values())
+        result.files = result.pages + len(state.files)
+        state.digests = self.digests
         self.digests.done()
-        self.state, self._on_disk_checked = new_state, False
-        save_state(self.out, new_state)
+        self.state, self._on_disk_checked = state, False
+        save_state(self.out, state)
 
-    def _next_state(self, site: SiteLoad, units: dict[str, EventUnit],
-                    scored: dict[str, list[Page]], pages: list[Page],
-                    records: list, renderer: Renderer) -> BuildState:
-        made = {path: record for path, record, _ in records}
-        state = BuildState(self.code, site.site_key)
-        old_site_pages = self.state.pages if self.state else {}
-        for slug, unit in units.items():
-            if slug in scored:
-                paths = [output_path(p.url) for p in scored[slug]]
-                unit = EventUnit(unit.facts, {path: made.get(path) or unit.pages[path]
-                                              for path in paths})
-            state.events[slug] = unit
-        own = {output_path(p.url) for made_pages in scored.values() for p in made_pages}
-        for page in pages:
-            path = output_path(page.url)
-            if path not in own:
-                state.pages[path] = made.get(path) or old_site_pages[path]
+    def _template_digests(self, state: BuildState, renderer: Renderer) -> dict[str, str | None]:
         used = {name for unit in state.events.values() for record in unit.pages.values()
                 for name in record.templates}
         used |= {name for record in state.pages.values() for name in record.templates}
-        state.templates = {name: renderer.template_digest(name) for name in sorted(used)}
-        return state
+        return {name: renderer.template_digest(name) for name in sorted(used)}
 
-    def _write_extra(self, site: SiteLoad, state: BuildState, publisher, result: BuildResult) -> None:
-        urls = sorted(url_of(path) for unit in state.events.values()
-                      for path, record in unit.pages.items() if record.in_sitemap)
+    def _write_extra(self, site: SiteLoad, state: BuildState, drawing: Drawing) -> list[Written]:
+        """The theme's static files, the sitemap and the markers."""
+        urls = [url_of(path) for unit in state.events.values()
+                for path, record in unit.pages.items() if record.in_sitemap]
         urls += [url_of(path) for path, record in state.pages.items() if record.in_sitemap]
-        files = dict(self.renderer.static_outputs())
+        files = dict(drawing.renderer.static_outputs())
         files.update(extra_files(site.config, sorted(urls)))
+        written = []
         for path in sorted(files):
-            size, _, written = publisher.write(path, files[path])
-            state.files[path] = size
-            if written:
-                result.changed_urls.add(path)
-                result.written += 1
+            done = drawing.publisher.write(path, files[path])
+            state.files[path] = done.size
+            written.append(done)
+        return written
 
-    def _delete_gone(self, old: BuildState | None, new: BuildState, publisher,
-                     result: BuildResult) -> None:
+    def _delete_gone(self, old: BuildState | None, new: BuildState, publisher: object,
+                     result: BuildResult) -> int:
+        """Delete the files of pages the site no longer has; how many."""
         if old is None:
-            return
-        before = set(old.pages) | set(old.files)
-        before |= {path for unit in old.events.values() for path in unit.pages}
-        after = set(new.pages) | set(new.files)
-        after |= {path for unit in new.events.values() for path in unit.pages}
-        for path in sorted(before - after):
+            return 0
+        gone = _paths(old) - _paths(new)
+        for path in sorted(gone):
             publisher.delete(path)
-            result.deleted += 1
             result.changed_urls.add(path)
+        return len(gone)
 
 
-def page_key(site_key: str, made_of: tuple) -> str:
-    return digest(site_key, made_of)
+def _paths(state: BuildState) -> set[str]:
+    paths = set(state.pages) | set(state.files)
+    for unit in state.events.values():
+        paths.update(unit.pages)
+    return paths
+
+
+def _folder_weight(folder: Path) -> int:
+    """How much work an event is, roughly: the size of its files."""
+    try:
+        return sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return 0
+
+
+class _Counter:
+    """Tells `progress` (pages drawn, pages to draw) as pieces finish."""
+
+    def __init__(self, total: int, progress: Progress | None):
+        self.total, self.done, self.progress = total, 0, progress
+
+    def __call__(self, finished: int) -> None:
+        self.done += finished
+        if self.progress is not None:
+            self.progress(self.done, self.total)
 
 
 def url_of(path: str) -> str:

@@ -75,6 +75,17 @@ class FileDigests:
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"),
                                digest_size=16).hexdigest()
 
+    def folder_tree(self, path: str) -> str:
+        """The digest of every file below a folder (a theme: templates and static files)."""
+        parts = []
+        for root, folders, files in os.walk(path):
+            folders.sort()
+            for name in sorted(files):
+                file = os.path.join(root, name)
+                parts.append(f"{os.path.relpath(file, path)}\0{self.file(file)}")
+        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"),
+                               digest_size=16).hexdigest()
+
     def done(self) -> None:
         """Note the end of a run: files changed from now on are stamped after it."""
         self.checked_ns = time.time_ns()

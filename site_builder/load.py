@@ -71,7 +71,7 @@ def load_site(source: Path, log: ProblemLog,
     scan_theme(source, config, log)  # what of the theme cannot be used, reported with the data
     directory = load_directory(source, log)
     events = []
-    folders = _event_folders(source, log)
+    folders = event_folders(source, log)
     for folder in folders:
         cache = round_caches.setdefault(folder.name, {}) if round_caches is not None else None
         if (event := load_event(source, folder, log, cache)) is not None:
@@ -89,7 +89,7 @@ def is_event_folder(source: Path, slug: str) -> bool:
             and kind(source / EVENTS_DIR / slug, slug, source, ProblemLog()) == FOLDER)
 
 
-def _event_folders(source: Path, log: ProblemLog) -> list[Path]:
+def event_folders(source: Path, log: ProblemLog) -> list[Path]:
     root = source / EVENTS_DIR
     found = kind(root, EVENTS_DIR, source, log)
     if found != FOLDER:

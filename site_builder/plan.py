@@ -37,7 +37,12 @@ class Page:
 
     @property
     def output_path(self) -> str:
-        return self.url + "index.html" if self.url.endswith("/") or not self.url else self.url
+        return output_path(self.url)
+
+
+def output_path(url: str) -> str:
+    """The file of a page URL: 'events/x/' is written as events/x/index.html."""
+    return url + "index.html" if url.endswith("/") or not url else url
 
 
 def event_warnings(problems: list[Problem], folder: str) -> list[Problem]:

@@ -13,18 +13,27 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 from .write import (delete_files, has_bytes, remove_leftovers, replace_file, swap_in,
                     write_new_file)
 
-Written = tuple[int, int, bool]
-"""(size, modification time in nanoseconds) of the published file, and whether it was written
-(False when it already had the bytes)."""
+class Written(NamedTuple):
+    """A file handed to a publisher (by this process or a worker)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    """Of the file as it is published (or will be, once committed)."""
+    written: bool
+    """False when the published file already had these bytes."""
+    temporary: str | None = None
+    """Where the bytes wait to be swapped in (InPlace)."""
 
 
-def _stamp(path: str, written: bool) -> Written:
-    info = os.stat(path)
-    return info.st_size, info.st_mtime_ns, written
+def _written(path: str, file: str, written: bool, temporary: str | None = None) -> Written:
+    info = os.stat(file)
+    return Written(path, info.st_size, info.st_mtime_ns, written, temporary)
 
 
 class FreshFolder:
@@ -46,15 +55,15 @@ class FreshFolder:
             os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
         write_new_file(target, data)
-        return _stamp(target, True)
+        return _written(path, target, True)
 
     def delete(self, path: str) -> None:
         """Nothing to delete in a new folder."""
 
-    def commit(self) -> None:
+    def commit(self, written: list[Written]) -> None:
         swap_in(Path(self.root), self.out)
 
-    def abandon(self) -> None:
+    def abandon(self, written: list[Written]) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -63,37 +72,34 @@ class InPlace:
 
     def __init__(self, out: Path):
         self.out = os.fspath(out.resolve())
-        self._staged: list[tuple[str, str]] = []
-        """(temporary file, its published name)."""
         self._deleted: list[str] = []
 
     def write(self, path: str, data: bytes) -> Written:
         """A published file that already has these bytes is left as it is."""
         target = f"{self.out}/{path}"
         if has_bytes(target, data):
-            return _stamp(target, False)
+            return _written(path, target, False)
         folder, _, name = target.rpartition("/")
         os.makedirs(folder, exist_ok=True)
         temporary = f"{folder}/.{name}.tmp-{os.getpid()}"
         write_new_file(temporary, data)
-        self._staged.append((temporary, target))
-        return _stamp(temporary, True)
+        return _written(path, temporary, True, temporary)
 
     def delete(self, path: str) -> None:
         self._deleted.append(f"{self.out}/{path}")
 
-    def commit(self) -> None:
-        replaced = [temporary for temporary, target in self._staged
-                    if replace_file(temporary, target)]
-        self._staged = []
+    def commit(self, written: list[Written]) -> None:
+        """Swap in every file written (here or by workers), then delete the gone ones."""
+        replaced = [w.temporary for w in written
+                    if w.temporary and replace_file(w.temporary, f"{self.out}/{w.path}")]
         delete_files(replaced + self._deleted)
         for folder in sorted({os.path.dirname(p) for p in self._deleted}, key=len, reverse=True):
             _remove_empty(folder, self.out)
         self._deleted = []
 
-    def abandon(self) -> None:
-        delete_files([temporary for temporary, _ in self._staged])
-        self._staged, self._deleted = [], []
+    def abandon(self, written: list[Written]) -> None:
+        delete_files([w.temporary for w in written if w.temporary])
+        self._deleted = []
 
 
 def _remove_empty(folder: str, root: str) -> None:

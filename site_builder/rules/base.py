@@ -30,6 +30,10 @@ class Column:
     """The heading spelled out, for an <abbr> tooltip (e.g. "Strength of Schedule")."""
     numeric: bool = True
 
+    @property
+    def css(self) -> str:
+        return "num" if self.numeric else "text"
+
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
@@ -77,6 +81,12 @@ class Standings:
     """Listed under the table, not ranked; in the JSON twin as `officials`."""
     meta: dict[str, Any] = field(default_factory=dict, hash=False)
     """Extra top-level keys of the JSON twin (e.g. "scored")."""
+
+    @property
+    def lines(self) -> list[tuple[StandingRow, tuple[tuple[Column, Any], ...]]]:
+        """Each row with its cells in column order, as the template draws them."""
+        return [(row, tuple((column, row.cell(column.key)) for column in self.columns))
+                for row in self.rows]
 
 
 @dataclass(frozen=True, slots=True)

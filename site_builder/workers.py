@@ -1,0 +1,172 @@
+"""The work of a build that parts into pieces: each event loaded, scored and its pages drawn,
+and the pages across events drawn. Large builds share the pieces between worker processes (one a
+core, the standard library's process pool); small ones, and builds in a process that runs other
+threads (watch, serve), do them here. Each piece is the same function either way, so the output
+is byte for byte the same.
+
+Workers are forked: they start with the build's state, renderer and plan as this process has
+them, and send back only what they made (facts, records of the files written).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .facts import EventFacts, digest, event_facts
+from .load import assign_event_ids, load_event
+from .plan import Page, event_pages, event_warnings, output_path
+from .problems import Problem, ProblemLog, sorted_problems
+from .publish import Written
+from .rules import RULESETS
+from .state import EventUnit, PageRecord, page_on_disk
+
+SERIAL_BELOW = 24
+"""Fewer pieces than this are done in this process: starting workers costs more."""
+
+
+@dataclass(slots=True)
+class Drawing:
+    """What drawing pages needs, the same in every process."""
+
+    out: Path | None
+    site_key: str
+    renderer: Any = None
+    publisher: Any = None
+    changed_templates: frozenset[str] = frozenset()
+    check_disk: bool = False
+    """Whether a page's file is compared with its record (a state read from disk)."""
+
+    def stale(self, path: str, key: str, record: PageRecord | None) -> bool:
+        return (record is None or record.key != key
+                or bool(self.changed_templates.intersection(record.templates))
+                or (self.check_disk and not page_on_disk(self.out, path, record)))
+
+    def draw(self, page: Page, key: str) -> tuple[PageRecord, Written]:
+        rendered = self.renderer.render(page)
+        written = self.publisher.write(output_path(page.url), rendered.data)
+        return PageRecord(key, rendered.templates, written.size, written.mtime_ns,
+                          page.in_sitemap), written
+
+
+def page_key(site_key: str, made_of: tuple) -> str:
+    return digest(site_key, made_of)
+
+
+@dataclass(slots=True)
+class EventJob:
+    source: Path
+    directory: Any
+    keys: dict[str, str]
+    reports: dict[str, Any]
+    previous: dict[str, EventUnit]
+    drawing: Drawing | None
+    """None when nothing is drawn (check)."""
+
+
+@dataclass(slots=True)
+class EventOutcome:
+    slug: str
+    facts: EventFacts | None = None
+    problems: list[Problem] = field(default_factory=list)
+    has_errors: bool = False
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+    written: list[Written] = field(default_factory=list)
+
+
+def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
+    """Load, score and (unless checking) draw the pages of one event that changed."""
+    slug, log = folder.name, ProblemLog()
+    outcome = EventOutcome(slug)
+    event = load_event(job.source, folder, log)
+    if event is not None:
+        assign_event_ids(event, job.directory, log)
+    if event is None or log.has_errors():
+        outcome.problems, outcome.has_errors = log.problems, log.has_errors()
+        return outcome
+    scored = RULESETS[event.info.game].score(event)
+    problems = sorted_problems(log.problems + list(scored.warnings))
+    key = job.keys[slug]
+    outcome.facts = event_facts(key, scored, problems)
+    outcome.problems = problems
+    if job.drawing is None:
+        return outcome
+    drawing = job.drawing
+    report = job.reports.get(slug)
+    previous = job.previous.get(slug)
+    for page in event_pages(scored, outcome.facts.summary, report,
+                            event_warnings(problems, event.folder), key):
+        path = output_path(page.url)
+        page_digest = page_key(drawing.site_key, page.key)
+        record = previous.pages.get(path) if previous else None
+        if drawing.stale(path, page_digest, record):
+            record, written = drawing.draw(page, page_digest)
+            outcome.written.append(written)
+        outcome.pages[path] = record
+    return outcome
+
+
+def draw_page(job: tuple[Drawing, Sequence[tuple[Page, str]]], index: int
+              ) -> tuple[PageRecord, Written]:
+    """The page at `index` of the job's (page, key) list, drawn and written. Workers are sent
+    indexes: they have the pages already, as this process planned them before they forked."""
+    drawing, pages = job
+    page, key = pages[index]
+    return drawing.draw(page, key)
+
+
+# ---------------------------------------------------------------- sharing the work
+
+_JOB: tuple[Callable, Any] | None = None
+"""(function, its first argument) of the pieces being shared: set before the workers fork."""
+
+
+def _piece(items: list) -> list:
+    function, first = _JOB
+    return [function(first, item) for item in items]
+
+
+def shared(function: Callable[[Any, Any], Any], first: Any, items: Sequence, parallel: bool,
+           weight: Callable[[Any], int] = lambda item: 1,
+           done: Callable[[int], None] | None = None) -> list:
+    """[function(first, item) for item in items], in order, shared between worker processes when
+    it is worth it. `done(n)` is told as pieces are finished."""
+    global _JOB
+    workers = os.cpu_count() or 1
+    if not parallel or workers < 2 or len(items) < SERIAL_BELOW or not _can_fork():
+        results = []
+        for item in items:
+            results.append(function(first, item))
+            if done:
+                done(1)
+        return results
+    # Pieces in chunks of similar weight, the heaviest first, so the workers finish together.
+    order = sorted(range(len(items)), key=lambda i: -weight(items[i]))
+    chunks: list[list[int]] = [[] for _ in range(min(len(items), workers * 8))]
+    for position, index in enumerate(order):
+        chunks[position % len(chunks)].append(index)
+    _JOB = (function, first)
+    results: list = [None] * len(items)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            for chunk, made in zip(chunks, pool.map(_piece, [[items[i] for i in c] for c in chunks])):
+                for index, result in zip(chunk, made):
+                    results[index] = result
+                if done:
+                    done(len(chunk))
+    finally:
+        _JOB = None
+    return results
+
+
+def _can_fork() -> bool:
+    """Forking a process that runs other threads (the watcher, the preview server) can copy a
+    lock one of them holds, and the child would wait on it for ever: those builds stay here."""
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
