@@ -6,7 +6,7 @@ PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # apt needs root; use sudo when we are not root and it exists.
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
 
-.PHONY: help site serve watch check test bench chromium clean
+.PHONY: help site serve watch check test bench golden chromium clean
 
 help:
 	@echo "make site   build the demo site into _site/ (sets up .venv on first use)"
@@ -52,6 +52,12 @@ test: $(VENV)/.installed-test chromium
 # Writes bench/results.json; the synthetic archive is generated once into bench/archive/.
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
+
+# The demo's output as tests/test_golden.py expects it: run after a change to the pages is meant.
+golden: $(VENV)/.installed
+	rm -rf tests/golden/demo
+	$(BIN)/site-builder build --clean --source . --out tests/golden/demo
+	rm -f tests/golden/demo.state
 
 clean:
 	rm -rf _site .pytest_cache

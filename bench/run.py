@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import synth  # noqa: E402
 
 from site_builder.build import build  # noqa: E402
-from site_builder.project import Project  # noqa: E402
+from site_builder.session import Session  # noqa: E402
 from site_builder.watch import Watcher  # noqa: E402
 
 WORK = ROOT / "bench" / "archive"
@@ -61,8 +61,8 @@ def archive(events: int) -> Path:
 class Timed:
     """The watcher's callback, recording when each rebuild finished."""
 
-    def __init__(self, project: Project):
-        self.project = project
+    def __init__(self, session: Session):
+        self.session = session
         self.done = threading.Event()
         self.finished = 0.0
         self.noticed = 0.0
@@ -70,9 +70,8 @@ class Timed:
 
     def __call__(self, batch: list[str]) -> None:
         self.noticed = time.perf_counter()
-        self.report = self.project.rebuild(batch, tidy_later=True)
+        self.report = self.session.rebuild(batch)
         self.finished = time.perf_counter()
-        self.project.tidy()  # as `watch` does, once the pages are out
         self.done.set()
 
     def edit(self, action) -> tuple[float, float, object]:
@@ -120,19 +119,16 @@ def main() -> None:
     shutil.rmtree(out, ignore_errors=True)
     print("full build…", flush=True)
     started = time.perf_counter()
-    result = build(source, out)
+    result = build(source, out, clean=True)
     full = time.perf_counter() - started
-    archive_size = {"events": len(result.scored), "pages": sum(1 for p in result.pages if p.template),
-                    "files": result.files, "people": len(result.site.people)}
-    del result  # the watch-mode session below keeps its own copy of the site in memory
+    archive_size = {"events": result.events, "pages": result.pages, "files": result.files}
     print(f"  {full:.1f}s for {archive_size['events']} events, {archive_size['pages']} pages, "
           f"{archive_size['files']} files", flush=True)
 
-    shutil.rmtree(out)
-    project = Project(source, out)
-    project.build_all()
+    session = Session(source, out)  # starts from the state the full build left beside `out`
+    session.build_all()
     os.sync()  # the full build's writes settle before anything is timed
-    timed = Timed(project)
+    timed = Timed(session)
     watcher = Watcher(source, timed)
     watcher.start()
     cpu_before = _cpu_times()

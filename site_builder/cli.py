@@ -207,10 +207,10 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
     """Build, then rebuild on every burst of changes until Ctrl-C; serve too if asked."""
     import threading
 
-    from .project import Project
+    from .session import Session
     from .watch import Watcher
 
-    project = Project(Path(args.source), Path(args.out), args.base_url)
+    session = Session(Path(args.source), Path(args.out), args.base_url)
     shown: set[Problem] = set()
 
     def report(result) -> None:
@@ -228,8 +228,8 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         """Serve under site.toml's base_url as it is now: an edit moves the site (and open
         pages follow it)."""
         server, live, url = serving
-        if project.site is not None and project.site.config.base_url.path != live.base_path:
-            live.set_base_path(project.site.config.base_url.path)
+        if session.config is not None and session.config.base_url.path != live.base_path:
+            live.set_base_path(session.config.base_url.path)
             print(f"base_url changed: now serving at {_served_url(server, live.base_path)}",
                   file=sys.stderr, flush=True)
 
@@ -237,7 +237,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         """A rebuild that could not finish: one line in the terminal and the browsers' overlay."""
         print(f"site-builder: {message}", file=sys.stderr, flush=True)
         if serving:
-            serving[1].publish(set(), [Problem("", None, message)], built=project.has_site())
+            serving[1].publish(set(), [Problem("", None, message)], built=session.has_site())
 
     def attempt(build, first: bool = False) -> None:
         """Run a build or rebuild and report it. Nothing it raises stops the watching: the
@@ -247,30 +247,27 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         except ConfigError as exc:
             if first:  # the command line itself is unusable (an --out that is not a build)
                 raise
-            project.failed()
+            session.failed()
             failed(str(exc))
         except SiteError as exc:
-            project.failed()
+            session.failed()
             failed(str(exc))
         except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
-            project.failed()
+            session.failed()
             failed(f"{_system_error(exc, args.out)}. The next change writes everything again.")
         except Exception as exc:  # a bug of ours: the organizer's next save tries again
-            project.failed()
+            session.failed()
             failed(f"the rebuild failed: {type(exc).__name__}: {exc}. This is a bug in "
                    "site-builder (please report it with the file you changed); the next change "
                    "rebuilds the whole site.")
 
     progress = _ProgressLine() if sys.stderr.isatty() else None  # as `build` shows it
-    attempt(lambda: project.build_all(progress=progress), first=True)
+    attempt(lambda: session.build_all(progress=progress), first=True)
     if progress:
         progress.clear()
 
     def rebuild(batch: list[str]) -> None:
-        try:
-            attempt(lambda: project.rebuild(batch, tidy_later=True))
-        finally:
-            project.tidy()  # once the browsers have been told
+        attempt(lambda: session.rebuild(batch))
 
     watcher = Watcher(Path(args.source), rebuild)
     watcher.start()
@@ -324,9 +321,10 @@ def _print_problems(problems: list[Problem], source: str) -> None:
 def _print_summary(result: BuildResult, source: str, out: str, seconds: float) -> None:
     stages = " · ".join(f"{name} {secs:.2f}s" for name, secs in result.timings.items())
     warnings = f", {_count(len(result.warnings), 'warning')}" if result.warnings else ""
-    print(f"Built {_count(result.events, 'event')}: {_count(result.rendered, 'page')} rendered of "
-          f"{result.files} files, {result.written} written into {out}/ in {seconds:.2f}s"
-          f"{warnings}  [{stages}]", file=sys.stderr)
+    print(f"Built {_count(result.events, 'event')}, {_count(result.pages, 'page')} "
+          f"({result.files} files: {result.rendered} rendered, {result.written} written"
+          f"{f', {result.deleted} deleted' if result.deleted else ''}) into {out}/ in "
+          f"{seconds:.2f}s{warnings}  [{stages}]", file=sys.stderr)
     options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
                       if value not in (".", "_site"))
     print(f"Preview: {_invocation()} serve{options}  →  "

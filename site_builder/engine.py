@@ -120,7 +120,10 @@ class Engine:
         log = ProblemLog()
         with _timed(result.timings, "load"):
             site = self._load_site(log)
-        state = self.state if render else None
+        # With site-wide errors nothing is drawn, but every event is still checked: the
+        # organizer sees all the mistakes of the run at once.
+        render = render and not log.has_errors()
+        state = self.state
         drawing = self._drawing(site, state) if render else None
         written: list[Written] = []
         try:
@@ -136,10 +139,14 @@ class Engine:
         except BaseException:
             if drawing is not None:
                 drawing.publisher.abandon(written)
-                if state is not None and written:  # files of the old site may be half replaced
-                    self.state = None
             raise
         return result
+
+    def forget(self) -> None:
+        """Build the next site from nothing: the output folder may no longer be what the state
+        describes (a build stopped while swapping files in, a full disk)."""
+        self.state, self._state_loaded, self._on_disk_checked = None, True, False
+        self.digests = FileDigests()
 
     def _drawing(self, site: SiteLoad, state: BuildState | None) -> Drawing:
         renderer = self._renderer(site)
@@ -165,8 +172,6 @@ class Engine:
         directory = load_directory(self.source, log)
         folders = event_folders(self.source, log)
         content = load_content(self.source, {f.name for f in folders}, log)
-        if log.has_errors():
-            raise DataError(sorted_problems(log.problems))
         pages, home, reports = content
         nav = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
         players_digest = self.digests.file(str(self.source / PLAYERS_FILE)) or ""
@@ -188,8 +193,7 @@ class Engine:
             slug = folder.name
             keys[slug] = digest(self.code, site.players_digest, self.digests.folder(str(folder)))
             unit = previous.get(slug)
-            if unit is None or drawing is None or not self._unit_fresh(
-                    unit, keys[slug], drawing, reports.get(slug)):
+            if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
         outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
@@ -212,10 +216,14 @@ class Engine:
                     units[slug] = EventUnit(outcome.facts, outcome.pages)
         return units
 
-    def _unit_fresh(self, unit: EventUnit, key: str, drawing: Drawing, report: object) -> bool:
-        """Whether every page of an unchanged event is published as it would be drawn now."""
+    def _unit_fresh(self, unit: EventUnit, key: str, drawing: Drawing | None,
+                    report: object) -> bool:
+        """Whether an event is unchanged and (when drawing) every page of it is published as
+        it would be drawn now."""
         if unit.facts.key != key:
             return False
+        if drawing is None:
+            return True
         expected = page_key(drawing.site_key, (key, report))
         return not any(drawing.stale(path, expected, record) for path, record in unit.pages.items())
 
@@ -286,7 +294,11 @@ class Engine:
             state.templates = self._template_digests(state, drawing.renderer)
             result.deleted = self._delete_gone(old, state, drawing.publisher, result)
         with _timed(result.timings, "write"):
-            drawing.publisher.commit(written)
+            try:
+                drawing.publisher.commit(written)
+            except BaseException:  # some files may be swapped in, others not
+                self.forget()
+                raise
         result.rendered = drawn_for_events + len(todo)
         result.written = sum(1 for w in written if w.written)
         result.changed_urls |= {w.path for w in written if w.written}
@@ -322,7 +334,10 @@ class Engine:
         """Delete the files of pages the site no longer has; how many."""
         if old is None:
             return 0
-        gone = _paths(old) - _paths(new)
+        keep = _paths(new)
+        gone = _paths(old) - keep
+        if self._on_disk_checked:  # a new process: files no build of ours made go too
+            gone |= _files_under(self.out) - keep
         for path in sorted(gone):
             publisher.delete(path)
             result.changed_urls.add(path)
@@ -334,6 +349,17 @@ def _paths(state: BuildState) -> set[str]:
     for unit in state.events.values():
         paths.update(unit.pages)
     return paths
+
+
+def _files_under(folder: Path) -> set[str]:
+    """Every file under `folder`, as paths relative to it with `/`."""
+    found = set()
+    root = os.fspath(folder)
+    for parent, _, names in os.walk(root):
+        prefix = os.path.relpath(parent, root).replace(os.sep, "/") + "/"
+        prefix = "" if prefix == "./" else prefix
+        found.update(prefix + name for name in names)
+    return found
 
 
 def _folder_weight(folder: Path) -> int:

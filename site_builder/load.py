@@ -12,16 +12,13 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from .config import load_config
-from .content import load_content
-from .model import Event, EventInfo, Person, PlayerRef, Registration, Round, Site
-from .people import PLAYERS_FILE, SLUG, Directory, load_directory, slugify
-from .problems import ConfigError, Problem, ProblemLog
+from .model import Event, EventInfo, PlayerRef, Registration, Round
+from .people import PLAYERS_FILE, SLUG, Directory, slugify
+from .problems import ConfigError, ProblemLog
 from .rules import PLANNED_GAMES, RULESETS
 from .rules.tiebreaks import default_seed
-from .sources import FILE, FOLDER, entries, is_utf8, kind, printable, read_bytes
-from .textfiles import LIMITS, ColumnSpec, read_csv, read_toml
-from .themefiles import scan_theme
+from .sources import FILE, FOLDER, entries, is_utf8, kind, printable
+from .textfiles import ColumnSpec, read_csv, read_toml
 from .tomlkeys import KeyReader
 
 EVENTS_DIR = "data/events"
@@ -37,9 +34,6 @@ GAMES = tuple(RULESETS) + PLANNED_GAMES
 EventFiles = dict[str, tuple[Path, str]]
 """An event folder's usable entries: name → (path, FILE or FOLDER)."""
 
-
-RoundCache = dict[tuple, tuple[Round | None, list[Problem]]]
-"""Parsed round files by (game, options, file name, bytes), with the problems they logged."""
 
 
 def check_source(source: Path) -> None:
@@ -61,26 +55,6 @@ def check_source(source: Path) -> None:
     except OSError as exc:
         raise ConfigError(f"--source {shown} cannot be read: {exc.strerror or exc}: give the "
                           "build access to it (chmod)") from None
-
-
-def load_site(source: Path, log: ProblemLog,
-              round_caches: dict[str, RoundCache] | None = None) -> Site:
-    """The whole source. `round_caches` (slug → cache), when given, is filled for later
-    reloads of single events (watch mode)."""
-    config = load_config(source, log)
-    scan_theme(source, config, log)  # what of the theme cannot be used, reported with the data
-    directory = load_directory(source, log)
-    events = []
-    folders = event_folders(source, log)
-    for folder in folders:
-        cache = round_caches.setdefault(folder.name, {}) if round_caches is not None else None
-        if (event := load_event(source, folder, log, cache)) is not None:
-            events.append(event)
-    events.sort(key=lambda e: e.order)
-    people = _assign_ids(events, directory, log)
-    slugs = {folder.name for folder in folders}
-    pages, home, reports = load_content(source, slugs, log)
-    return Site(config, events, people, pages, home, reports, slugs)
 
 
 def is_event_folder(source: Path, slug: str) -> bool:
@@ -107,19 +81,17 @@ def event_folders(source: Path, log: ProblemLog) -> list[Path]:
     return folders
 
 
-def load_event(source: Path, folder: Path, log: ProblemLog,
-               round_cache: RoundCache | None = None) -> Event | None:
+def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     """One event folder, checked against its own problems only: the rulesets skip their
     cross-round checks (advancement, eligibility) when the event's rows have errors, and an
     error elsewhere in the site (data/players.csv, another event) must not hide them."""
     own = ProblemLog()
-    event = _load_event(source, folder, own, round_cache)
+    event = _load_event(source, folder, own)
     log.extend(own.problems)
     return event
 
 
-def _load_event(source: Path, folder: Path, log: ProblemLog,
-                round_cache: RoundCache | None) -> Event | None:
+def _load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     shown_folder = f"{EVENTS_DIR}/{printable(folder.name)}"
     toml_shown = f"{shown_folder}/{EVENT_FILE}"
     if kind(folder, shown_folder, source, log) != FOLDER:
@@ -152,7 +124,7 @@ def _load_event(source: Path, folder: Path, log: ProblemLog,
     event = Event(info, shown_folder, options,
                   key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
     event.registrations = _read_registrations(files, shown_folder, log)
-    event.rounds = _read_rounds(files, shown_folder, ruleset, options, log, round_cache)
+    event.rounds = _read_rounds(files, shown_folder, ruleset, options, log)
     ruleset.validate(event, log)
     _check_registered(event, log)
     return event
@@ -224,50 +196,23 @@ def _read_registrations(files: EventFiles, shown_folder: str, log: ProblemLog
     return tuple(registrations)
 
 
-def _read_rounds(files: EventFiles, shown_folder: str, ruleset, options, log: ProblemLog,
-                 cache: RoundCache | None = None) -> tuple[Round, ...]:
-    """The event's rounds in order. With a cache (watch mode keeps one per event), a file whose
-    bytes are unchanged since the last load is not parsed again: the organizer's new round file
-    is the only one read into rows."""
+def _read_rounds(files: EventFiles, shown_folder: str, ruleset, options,
+                 log: ProblemLog) -> tuple[Round, ...]:
+    """The event's rounds in order."""
     numbered = _round_files(files, shown_folder, log)
     _check_round_gaps(numbered, shown_folder, log)
-    rounds, used = [], set()
+    rounds = []
     for number in sorted(numbered):
         path, shown = numbered[number], f"{shown_folder}/{numbered[number].name}"
-        key = _cache_key(path, shown, ruleset, options) if cache is not None else None
-        if key is not None and key in cache:
-            round_, problems = cache[key]
-            log.extend(problems)
-        else:
-            before = len(log.problems)
-            round_ = _read_round(number, path, shown, ruleset, options, log,
-                                 raw=key[-1] if key else None)
-            if key is not None:
-                cache[key] = (round_, log.problems[before:])
-        used.add(key)
+        round_ = _read_round(number, path, shown, ruleset, options, log)
         if round_ is not None:
             rounds.append(round_)
-    if cache is not None:
-        for stale in set(cache) - used:
-            del cache[stale]
     return tuple(rounds)
 
 
-def _cache_key(path: Path, shown: str, ruleset, options) -> tuple | None:
-    raw = read_bytes(path, shown, ProblemLog(), LIMITS[".csv"])
-    if raw is None:
-        return None  # unreadable or too large: the read reports it
-    key = (ruleset.game, options, shown, raw)
-    try:
-        hash(key)
-    except TypeError:  # unhashable options
-        return None
-    return key
-
-
-def _read_round(number: int, path: Path, shown: str, ruleset, options, log: ProblemLog,
-                raw: bytes | None = None) -> Round | None:
-    table = read_csv(path, shown, ruleset.columns(options), log, raw)
+def _read_round(number: int, path: Path, shown: str, ruleset, options,
+                log: ProblemLog) -> Round | None:
+    table = read_csv(path, shown, ruleset.columns(options), log)
     if table is None:
         return None
     if not table.rows:
@@ -342,12 +287,6 @@ def _check_registered(event: Event, log: ProblemLog) -> None:
                             "(a typo, or a late registration?)")
 
 
-def _assign_ids(events: list[Event], directory: Directory, log: ProblemLog) -> dict[str, Person]:
-    for event in events:
-        assign_event_ids(event, directory, log)
-    return people_of(events, directory)
-
-
 def assign_event_ids(event: Event, directory: Directory, log: ProblemLog) -> None:
     """Give every name in the event its person id (`event.players`). Two spellings of one
     person in one event are an error, since the event would count them as two players.
@@ -375,16 +314,3 @@ def assign_event_ids(event: Event, directory: Directory, log: ProblemLog) -> Non
             person_id = directory.id_for(name)
             event.players[name] = PlayerRef(owner.get(person_id, name), person_id)
             event.official_names.add(name)
-
-
-def people_of(events: list[Event], directory: Directory) -> dict[str, Person]:
-    """Everyone in the events, by id. A person's name is their data/players.csv name, else the
-    spelling of the most recent event they played in, else of the most recent they officiated."""
-    best: dict[str, tuple] = {}
-    for event in events:
-        for name, ref in event.players.items():
-            rank = (name not in event.official_names, event.info.date, event.slug)
-            if ref.id not in best or rank > best[ref.id][0]:
-                best[ref.id] = (rank, name)
-    return {pid: Person(pid, directory.names.get(pid, name))
-            for pid, (_, name) in sorted(best.items())}

@@ -6,8 +6,6 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import SiteConfig
-
 
 @dataclass(frozen=True, slots=True, order=True)
 class PlayerRef:
@@ -104,15 +102,3 @@ class Person:
 
     id: str
     name: str
-
-
-@dataclass(slots=True)
-class Site:
-    config: SiteConfig
-    events: list[Event]
-    people: dict[str, Person]
-    pages: list[ContentPage]
-    home_text: ContentPage | None
-    reports: dict[str, ContentPage]
-    event_folders: set[str] = field(default_factory=set)
-    """The slugs of data/events' folders, loaded or not (one with errors still owns its report)."""

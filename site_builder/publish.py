@@ -1,14 +1,15 @@
 """Putting files into the output folder, all or nothing: the only writer besides write.py.
 
 A full build writes every file into a staging folder beside the output and swaps it in whole
-(`FreshFolder`). A build from a state writes each changed file beside its published one under a
-temporary name and, once every page has rendered, swaps them all in and deletes the files that
-are gone (`InPlace`). Either way a failed build leaves the published site as it was, and a
+(`FreshFolder`). A build from a state writes each changed file into a staging folder beside the
+output and, once every page has rendered, swaps them all in and deletes the files that are gone
+(`InPlace`). Either way a failed build leaves the published site as it was, and a
 reader (the preview server, a browser) finds the old page or the new one, never half of one.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -68,10 +69,18 @@ class FreshFolder:
 
 
 class InPlace:
-    """Changed files staged beside the published ones, swapped in together by `commit`."""
+    """Changed files staged in a folder beside the output, swapped in together by `commit`.
+
+    Nothing unfinished is ever inside the output folder: a build killed half way leaves only
+    the staging folder, which the next build removes (write.remove_leftovers)."""
 
     def __init__(self, out: Path):
-        self.out = os.fspath(out.resolve())
+        resolved = out.resolve()
+        self.out = os.fspath(resolved)
+        remove_leftovers(resolved)
+        self.root = tempfile.mkdtemp(prefix=f".{resolved.name}.staging-{os.getpid()}-",
+                                     dir=resolved.parent)
+        self._names = itertools.count()
         self._deleted: list[str] = []
 
     def write(self, path: str, data: bytes) -> Written:
@@ -79,9 +88,8 @@ class InPlace:
         target = f"{self.out}/{path}"
         if has_bytes(target, data):
             return _written(path, target, False)
-        folder, _, name = target.rpartition("/")
-        os.makedirs(folder, exist_ok=True)
-        temporary = f"{folder}/.{name}.tmp-{os.getpid()}"
+        # Workers write here too: the process id keeps their names apart.
+        temporary = f"{self.root}/{os.getpid()}-{next(self._names)}"
         write_new_file(temporary, data)
         return _written(path, temporary, True, temporary)
 
@@ -90,15 +98,19 @@ class InPlace:
 
     def commit(self, written: list[Written]) -> None:
         """Swap in every file written (here or by workers), then delete the gone ones."""
-        replaced = [w.temporary for w in written
-                    if w.temporary and replace_file(w.temporary, f"{self.out}/{w.path}")]
-        delete_files(replaced + self._deleted)
+        for item in written:
+            if item.temporary:
+                target = f"{self.out}/{item.path}"
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                replace_file(item.temporary, target)  # the old file, if any, goes with the staging
+        delete_files(self._deleted)
         for folder in sorted({os.path.dirname(p) for p in self._deleted}, key=len, reverse=True):
             _remove_empty(folder, self.out)
         self._deleted = []
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def abandon(self, written: list[Written]) -> None:
-        delete_files([w.temporary for w in written if w.temporary])
+        shutil.rmtree(self.root, ignore_errors=True)
         self._deleted = []
 
 

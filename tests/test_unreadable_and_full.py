@@ -168,8 +168,8 @@ def test_a_full_disk_is_one_message_and_the_site_stays(small_disk, tmp_path):
     code, err = run(["build", "--source", str(source), "--out", str(out)], as_user=False)
     assert code == 0, err
     before = snapshot(out)
-    # A report of 0.9 MB: this build's pages no longer fit beside the published ones.
-    write_files(source, {"content/events/2024-05-18-cup.md": "# Report\n\n" + "word " * 180_000})
+    # A report of 1.25 MB: the event's page no longer fits on the 1 MB disk.
+    write_files(source, {"content/events/2024-05-18-cup.md": "# Report\n\n" + "word " * 250_000})
     if small_disk is not None:
         code, err = run(["build", "--source", str(source), "--out", str(out)], as_user=False)
         expected = "could not write the site: No space left on device"
@@ -180,7 +180,8 @@ def test_a_full_disk_is_one_message_and_the_site_stays(small_disk, tmp_path):
     assert code == 1, err
     assert err.startswith(f"site-builder: {expected}") and "Traceback" not in err, err
     assert snapshot(out) == before
-    assert sorted(p.name for p in out.parent.iterdir()) == ["out"]  # no staging folder left
+    # No staging folder left; the state of the last good build stays beside it.
+    assert sorted(p.name for p in out.parent.iterdir()) == ["out", "out.state"]
 
 
 def test_the_child_runs_as_an_ordinary_user(shared):
