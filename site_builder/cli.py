@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .build import BuildResult, build, check
 from .problems import ConfigError, DataError, Problem, ProblemLog, SiteError, one_line
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -127,6 +126,8 @@ def _port(text: str) -> int:
 
 
 def _run_build(args: argparse.Namespace) -> int:
+    from .build import build  # here, not above: `--help` answers without the build's imports
+
     started = time.perf_counter()
     progress = _ProgressLine() if sys.stderr.isatty() else None
     result = build(Path(args.source), Path(args.out), args.base_url, args.strict, progress,
@@ -139,6 +140,8 @@ def _run_build(args: argparse.Namespace) -> int:
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    from .build import check
+
     result = check(Path(args.source), strict=args.strict)
     _print_problems(result.problems, args.source)
     found = _count(len(result.warnings), "warning") if result.warnings else "no problems"
@@ -318,7 +321,7 @@ def _print_problems(problems: list[Problem], source: str) -> None:
         print(problem.format(source), file=sys.stderr)
 
 
-def _print_summary(result: BuildResult, source: str, out: str, seconds: float) -> None:
+def _print_summary(result, source: str, out: str, seconds: float) -> None:
     stages = " · ".join(f"{name} {secs:.2f}s" for name, secs in result.timings.items())
     warnings = f", {_count(len(result.warnings), 'warning')}" if result.warnings else ""
     print(f"Built {_count(result.events, 'event')}, {_count(result.pages, 'page')} "

@@ -18,7 +18,7 @@ from pathlib import Path
 from .facts import EventFacts
 from .inputs import FileDigests
 
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,25 +61,28 @@ def state_file(out: Path) -> Path:
 
 
 def load_state(out: Path, code: str) -> BuildState | None:
-    """The state beside `out`, if it is usable: made by this code for this output folder."""
+    """The state beside `out`, if it is usable: made by this code for this output folder. A
+    short header comes first, so a state of another version or of a folder since deleted is
+    turned down before the rest is read."""
     try:
         with open(state_file(out), "rb") as handle:
-            kept = pickle.load(handle)
+            header = pickle.load(handle)
+            if (not isinstance(header, tuple) or len(header) != 3 or header[0] != FORMAT
+                    or header[1] != code or not _describes(header[2], out)):
+                return None
+            state = pickle.load(handle)
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError,
-            ValueError, IndexError):
+            ValueError, IndexError, KeyError):
         return None
-    if (not isinstance(kept, tuple) or len(kept) != 2 or kept[0] != FORMAT
-            or not isinstance(kept[1], BuildState) or kept[1].code != code):
-        return None
-    state = kept[1]
-    return state if _describes(state, out) else None
+    return state if isinstance(state, BuildState) and state.files == header[2] else None
 
 
-def _describes(state: BuildState, out: Path) -> bool:
-    """Whether the output folder still holds what the state says was published: every file at
-    its size (and every page at its time: a file edited by hand is then rebuilt)."""
+def _describes(files: dict[str, int], out: Path) -> bool:
+    """Whether the output folder still holds the files the state says were published besides
+    the pages (static files, sitemap, markers), at their sizes. (Each page's own record is
+    checked when the build plans it: a page edited or deleted by hand is drawn again.)"""
     root = os.fspath(out)
-    for path, size in state.files.items():
+    for path, size in files.items():
         try:
             if os.stat(f"{root}/{path}").st_size != size:
                 return False
@@ -93,15 +96,9 @@ def save_state(out: Path, state: BuildState) -> None:
     target = state_file(out)
     temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     with open(temporary, "wb") as handle:
-        pickle.dump((FORMAT, state), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump((FORMAT, state.code, state.files), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(temporary, target)
-
-
-def forget_state(out: Path) -> None:
-    try:
-        os.unlink(state_file(out))
-    except FileNotFoundError:
-        pass
 
 
 def page_on_disk(out: Path, path: str, record: PageRecord) -> bool:

@@ -217,7 +217,7 @@ class _Scorer:
             title = "Final standings" if final else f"Standings after the {label}"
             rows = final_order(self.last_swiss, self.matches[: i + 1])
             standings = final_standings_view(rows, title, round_.number, final, self.seed, self.plan,
-                                             swiss, views[-1].standings if views else None)
+                                             swiss)
             tables = round_tables(round_, True, self.event.ref, seeds, [])
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
                                    standings, pairings=round_pairings(round_, True, self.event.ref)))

@@ -107,25 +107,14 @@ def finish_text(progress: Progress | None, plan: Plan, complete: bool) -> str:
 
 
 def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int, complete: bool,
-                         seed: int, plan: Plan, swiss: Standings,
-                         previous: Standings | None = None) -> Standings:
-    """`swiss` is the view of the last Swiss standings, whose rows these rows reuse (made once,
-    not again for every elimination round). `previous` is the table after the elimination round
-    before: a row that reads the same there is that same object (most players are out of the
-    bracket, and their rows do not change from one elimination round to the next), so the round
-    pages draw it once (see htmlrows.standing_rows)."""
+                         seed: int, plan: Plan, swiss: Standings) -> Standings:
+    """`swiss` is the view of the last Swiss standings, whose rows these rows extend."""
     swiss_row = {row.player.name: row for row in swiss.rows}
-    before = {row.player.name: row for row in previous.rows} if previous is not None else {}
 
     def view(row: FinalRow) -> StandingRow:
         shown = swiss_row[row.swiss.name]
         finish = finish_text(row.progress, plan, complete)
         tiebreak = None if row.progress else shown.tiebreak
-        same = before.get(row.swiss.name)
-        # Everything else in a row comes from `shown` and the Swiss rank, the same in both.
-        if (same is not None and same.rank == row.rank and same.tiebreak == tiebreak
-                and same.values["finish"] == finish):
-            return same
         values = {"finish": finish, "swiss_rank": row.swiss.rank, **shown.values}
         return StandingRow(row.rank, shown.player, values, shown.dropped, tiebreak, shown.notes,
                            shown.cells)
