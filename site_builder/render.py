@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import jinja2
+from jinja2 import nodes
 from markupsafe import Markup
 
 from .config import SiteConfig
@@ -40,22 +41,52 @@ def short_date(value: dt.date) -> str:
 class RecordingEnvironment(jinja2.Environment):
     """Jinja's environment, noting every template a render asks for. Extends, includes and
     imports all reach their templates through get_template or select_template, so the set is
-    exactly what the page was drawn with (Lektor records a page's dependencies the same way)."""
+    what the page was drawn with (Lektor records a page's dependencies the same way).
+
+    One exception: Jinja makes an imported template's module once and keeps it, so the imports
+    made inside an imported template (macros.html importing rows.html) reach get_template only
+    while the first page is drawn. Those are added from the imported template's source, once
+    per template name, for every page that records it."""
 
     recorded: set[str] | None = None
 
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self._imports: dict[str, frozenset[str]] = {}
+        """Template name → the templates its module imports, and theirs in turn."""
+
     def get_template(self, name: Any, parent: str | None = None, globals: Any = None) -> jinja2.Template:
         template = super().get_template(name, parent, globals)
-        if self.recorded is not None:
-            self.recorded.add(template.name)
+        self._record(template.name)
         return template
 
     def select_template(self, names: Any, parent: str | None = None,
                         globals: Any = None) -> jinja2.Template:
         template = super().select_template(names, parent, globals)
-        if self.recorded is not None:
-            self.recorded.add(template.name)
+        self._record(template.name)
         return template
+
+    def _record(self, name: str | None) -> None:
+        if self.recorded is not None and name is not None:
+            self.recorded.add(name)
+            self.recorded.update(self._imported_by(name))
+
+    def _imported_by(self, name: str) -> frozenset[str]:
+        known = self._imports.get(name)
+        if known is not None:
+            return known
+        self._imports[name] = frozenset()  # an import cycle ends here
+        found: set[str] = set()
+        try:
+            tree = self.parse(self.loader.get_source(self, name)[0])
+        except (jinja2.TemplateError, TemplateError):
+            tree = None  # drawing the page reports it
+        for node in tree.find_all((nodes.Import, nodes.FromImport)) if tree is not None else ():
+            if isinstance(node.template, nodes.Const) and isinstance(node.template.value, str):
+                found.add(node.template.value)
+                found |= self._imported_by(node.template.value)
+        known = self._imports[name] = frozenset(found)
+        return known
 
 
 class Renderer:

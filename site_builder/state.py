@@ -10,6 +10,7 @@ ignored: the build is then a full one, never a wrong one.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from pathlib import Path
 from .facts import EventFacts
 from .inputs import FileDigests
 
-FORMAT = 2
+FORMAT = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +62,26 @@ def state_file(out: Path) -> Path:
 
 
 def load_state(out: Path, code: str) -> BuildState | None:
-    """The state beside `out`, if it is usable: made by this code for this output folder. A
-    short header comes first, so a state of another version or of a folder since deleted is
-    turned down before the rest is read."""
+    """The state beside `out`, if it is usable: made by this code for this output folder, and
+    whole (its digest checks). A short header comes first, so a state of another version or of
+    a folder since deleted is turned down before the rest is read."""
     try:
         with open(state_file(out), "rb") as handle:
             header = pickle.load(handle)
-            if (not isinstance(header, tuple) or len(header) != 3 or header[0] != FORMAT
+            if (not isinstance(header, tuple) or len(header) != 4 or header[0] != FORMAT
                     or header[1] != code or not _describes(header[2], out)):
                 return None
-            state = pickle.load(handle)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError,
-            ValueError, IndexError, KeyError):
+            body = handle.read()
+        if _checksum(body) != header[3]:
+            return None
+        state = pickle.loads(body)
+    except Exception:  # noqa: BLE001 - damaged in any way: the build is a full one
         return None
     return state if isinstance(state, BuildState) and state.files == header[2] else None
+
+
+def _checksum(body: bytes) -> str:
+    return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
 def _describes(files: dict[str, int], out: Path) -> bool:
@@ -96,8 +103,10 @@ def save_state(out: Path, state: BuildState) -> None:
     target = state_file(out)
     temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     with open(temporary, "wb") as handle:
-        pickle.dump((FORMAT, state.code, state.files), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump((FORMAT, state.code, state.files, _checksum(body)), handle,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+        handle.write(body)
     os.replace(temporary, target)
 
 
