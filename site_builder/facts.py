@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,8 +76,10 @@ class EventFacts:
     key: str
     """The digest of the event's inputs (its files, data/players.csv, the tool's version)."""
     summary: EventSummary
-    results: tuple[tuple[str, PlayerResult, str], ...]
-    """(person id, their result, the result's digest) for everyone with a result."""
+    results: tuple[tuple[str, str, bytes], ...]
+    """(person id, the digest of their result, the result pickled) for everyone with a result.
+    Kept pickled: a build from the state reads the few results the pages it draws show (see
+    `result_of`), not the games of every player of every event."""
     names: tuple[tuple[str, bool, str], ...]
     """(person id, whether they played, the name written here): their display name's inputs."""
     ranking: tuple[RankingEntry, ...] | None
@@ -98,10 +101,16 @@ class EventFacts:
 
 def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> EventFacts:
     event = scored.event
-    results = tuple((result.player.id, result, digest(result)) for result in scored.players.values())
+    results = tuple((result.player.id, digest(result), pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+                    for result in scored.players.values())
     names = tuple((ref.id, name not in event.official_names, name)
                   for name, ref in sorted(event.players.items()))
     summary = summarize(scored)
     ranking = tuple(scored.ranking) if scored.ranking is not None else None
     return EventFacts(key, summary, results, names, ranking, scored.ranking_note,
                       digest(summary, ranking, scored.ranking_note), tuple(problems))
+
+
+def result_of(pickled: bytes) -> PlayerResult:
+    """A result as `EventFacts.results` keeps it."""
+    return pickle.loads(pickled)

@@ -154,7 +154,8 @@ class Renderer:
 
     def _render_template(self, page: Page) -> str:
         try:
-            return self.env.get_template(page.template).render(page=page, **page.context)
+            context = page.context() if callable(page.context) else page.context
+            return self.env.get_template(page.template).render(page=page, **context)
         except jinja2.TemplateSyntaxError as exc:
             raise _syntax_error(exc) from None
         except jinja2.TemplateNotFound as exc:

@@ -14,19 +14,15 @@ from dataclasses import dataclass
 from functools import partial
 
 from .config import SiteConfig
-from .facts import EventFacts, EventLabel, EventSummary, digest
+from .facts import EventFacts, EventSummary, digest, result_of
 from .model import ContentPage, Person
 from .people import Directory
 from .plan import Page
 from .rankings import PAGE_SIZE, TOP_ROWS, GameRanking, ranking_json
-from .rules.base import PlayerResult
 
 DETAILED_EVENTS = 10
 """Player pages list every event, and game by game the most recent ones only: a regular's page
 would otherwise grow by a table per event they ever played (megabytes on a phone)."""
-
-History = list[tuple[EventLabel, PlayerResult]]
-
 
 @dataclass(slots=True)
 class SiteInputs:
@@ -129,12 +125,13 @@ def ranking_points(rankings: list[GameRanking]) -> dict[str, dict[str, int]]:
     return points
 
 
-def histories(events: list[EventFacts]) -> dict[str, list[tuple[EventFacts, PlayerResult, str]]]:
-    """Each person's (event, result, the result's digest), newest event first."""
+def histories(events: list[EventFacts]) -> dict[str, list[tuple[EventFacts, str, bytes]]]:
+    """Each person's (event, the digest of their result, the result pickled), newest event
+    first."""
     history: dict[str, list] = defaultdict(list)
     for facts in events:
-        for pid, result, result_digest in facts.results:
-            history[pid].append((facts, result, result_digest))
+        for pid, result_digest, result in facts.results:
+            history[pid].append((facts, result_digest, result))
     return history
 
 
@@ -146,17 +143,23 @@ def players_index_page(people: dict[str, Person], history: dict[str, list]) -> P
                 ("players", digest(*((p.id, p.name, count) for p, count, _ in rows))))
 
 
-def player_page(person: Person, entries: list[tuple[EventFacts, PlayerResult, str]],
+def player_page(person: Person, entries: list[tuple[EventFacts, str, bytes]],
                 ranking_points: dict[str, int]) -> Page:
-    """`ranking_points`: event slug → the points it gives this person toward the rankings."""
-    shown = [(facts.summary.label, result) for facts, result, _ in entries]
-    points = {label.slug: given for label, _ in shown
-              if (given := ranking_points.get(label.slug)) is not None}
+    """`ranking_points`: event slug → the points it gives this person toward the rankings. The
+    page's results are read only if it is drawn (its key holds their digests)."""
+    points = {facts.slug: given for facts, _, _ in entries
+              if (given := ranking_points.get(facts.slug)) is not None}
     made_of = ("player", person, tuple((facts.summary.label, result_digest, points.get(facts.slug))
-                                       for facts, _, result_digest in entries))
+                                       for facts, result_digest, _ in entries))
     return Page(f"players/{person.id}/", "player.html",
-                {"person": person, "entries": shown, "ranking_points": points,
-                 "detailed": shown[:DETAILED_EVENTS]}, made_of)
+                partial(_player_context, person, entries, points), made_of)
+
+
+def _player_context(person: Person, entries: list[tuple[EventFacts, str, bytes]],
+                    points: dict[str, int]) -> dict:
+    shown = [(facts.summary.label, result_of(result)) for facts, _, result in entries]
+    return {"person": person, "entries": shown, "ranking_points": points,
+            "detailed": shown[:DETAILED_EVENTS]}
 
 
 def sort_key(name: str) -> str:

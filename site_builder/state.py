@@ -15,6 +15,7 @@ import os
 import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .facts import EventFacts
 from .inputs import FileDigests
@@ -22,8 +23,10 @@ from .inputs import FileDigests
 FORMAT = 3
 
 
-@dataclass(frozen=True, slots=True)
-class PageRecord:
+class PageRecord(NamedTuple):
+    """A published page as the build that drew it left it. (A named tuple: a large site's
+    state holds tens of thousands, and tuples are what pickle reads and writes fastest.)"""
+
     key: str
     """The digest of the page's key and the site's settings (see engine.page_key)."""
     templates: tuple[str, ...]
