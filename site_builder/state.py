@@ -114,9 +114,13 @@ def save_state(out: Path, state: BuildState) -> None:
 
 
 def page_on_disk(out: Path, path: str, record: PageRecord) -> bool:
-    """Whether the published page is the one the record describes (same size and time)."""
+    """Whether the published page is the one the record describes: same size, and written in
+    the same second. (Whole seconds: an output folder restored from an archive, as the GitHub
+    Pages workflow restores it from its cache, keeps the times only to the second. A hand edit
+    comes later than the second the build wrote the page.)"""
     try:
         info = os.stat(f"{os.fspath(out)}/{path}")
     except OSError:
         return False
-    return info.st_size == record.size and info.st_mtime_ns == record.mtime_ns
+    return (info.st_size == record.size
+            and info.st_mtime_ns // 1_000_000_000 == record.mtime_ns // 1_000_000_000)
