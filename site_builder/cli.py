@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -290,6 +291,8 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
             time.sleep(SIGNAL_CHECK_SECONDS)
     finally:
         watcher.stop()
+        with contextlib.suppress(Exception):  # a full disk: the next build is a full one
+            session.close()
         if serving:
             serving[1].close()
             serving[0].shutdown()

@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .config import load_config
@@ -101,6 +101,7 @@ class Engine:
         self._rankings: dict[str, tuple] = {}
         """Game → (the digest of its inputs, its ranking): one cache, keyed by value."""
         self.digests = FileDigests()
+        self._save = True
 
     # ---------------------------------------------------------------- the stages
 
@@ -108,8 +109,19 @@ class Engine:
         """Load and score everything, write nothing; raises DataError on errors."""
         return self._run(render=False, keep_last_good=False, progress=None)
 
-    def build(self, keep_last_good: bool = False, progress: Progress | None = None) -> BuildResult:
+    def build(self, keep_last_good: bool = False, progress: Progress | None = None,
+              save: bool = True) -> BuildResult:
+        """Build into the output folder. With `save`, the state is written beside it (a watch
+        session keeps it in memory and writes it when it stops: see `save_state`)."""
+        self._save = save
         return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
+
+    def save_state(self) -> None:
+        """Write the state of the last build beside the output. A state older than the output
+        is safe too: every page it records is checked against its file when a new process
+        reads it, and a page that changed since is drawn again."""
+        if self.state is not None:
+            save_state(self.out, self.state)
 
     def _run(self, render: bool, keep_last_good: bool, progress: Progress | None) -> BuildResult:
         result = BuildResult()
@@ -251,7 +263,8 @@ class Engine:
             known = self._rankings.get(game)
             if known is None or known[0] != key:
                 ranked = [ranked_event(f, config) for f in events]
-                known = self._rankings[game] = (key, build_rankings(ranked, people, titles)[0])
+                ranking = replace(build_rankings(ranked, people, titles)[0], inputs=key)
+                known = self._rankings[game] = (key, ranking)
             rankings.append(known[1])
         return rankings
 
@@ -307,7 +320,8 @@ class Engine:
         state.digests = self.digests
         self.digests.done()
         self.state, self._on_disk_checked = state, False
-        save_state(self.out, state)
+        if self._save:
+            save_state(self.out, state)
 
     def _template_digests(self, state: BuildState, renderer: Renderer) -> dict[str, str | None]:
         used = {name for unit in state.events.values() for record in unit.pages.values()

@@ -106,6 +106,9 @@ class GameRanking:
     counted: tuple[EventRef, ...]
     left_out: tuple[tuple[EventRef, str], ...]
     """Events of the game that do not count, with the reason; both lists newest first."""
+    inputs: str = ""
+    """The digest of everything the ranking was worked out from (set by the build): equal
+    digests, equal rankings."""
 
     @property
     def url(self) -> str:

@@ -9,6 +9,7 @@ a `Report` for the terminal line and the browsers.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,12 +67,24 @@ class Session:
         """The site's configuration as the last good build read it (None before one)."""
 
     def build_all(self, progress: Callable[[int, int], None] | None = None) -> Report:
-        """The session's first build: from the state of the last build when it is usable."""
-        return self._build(["the whole site"], progress)
+        """The session's first build: from the state of the last build when it is usable.
+
+        What it leaves in memory (the state of a site of thousands of pages) stays for the whole
+        session, so it is frozen out of the garbage collector's sight: the collector's full
+        passes would otherwise go through all of it during every rebuild."""
+        report = self._build(["the whole site"], progress, save=True)
+        gc.freeze()
+        return report
 
     def rebuild(self, changed: list[str]) -> Report:
-        """Apply changed source paths (relative, with /): the engine finds what they touch."""
-        return self._build(changed, None)
+        """Apply changed source paths (relative, with /): the engine finds what they touch.
+        The state is kept in memory, and written beside the output when the session stops."""
+        return self._build(changed, None, save=False)
+
+    def close(self) -> None:
+        """The end of the session: the state of its last build is written beside the output,
+        for the next `build`."""
+        self.engine.save_state()
 
     def failed(self) -> None:
         """A rebuild stopped by something other than the data (a full disk, a bug): the output
@@ -81,11 +94,13 @@ class Session:
     def has_site(self) -> bool:
         return has_site(self.out)
 
-    def _build(self, changed: list[str], progress: Callable[[int, int], None] | None) -> Report:
+    def _build(self, changed: list[str], progress: Callable[[int, int], None] | None,
+               save: bool) -> Report:
         started = time.perf_counter()
         report = Report(changed)
         try:
-            self._apply(self.engine.build(keep_last_good=True, progress=progress), report)
+            self._apply(self.engine.build(keep_last_good=True, progress=progress, save=save),
+                        report)
         except DataError as exc:
             report.problems = exc.problems
         except TemplateError as exc:

@@ -108,9 +108,9 @@ def ranking_pages(rankings: list[GameRanking], config: SiteConfig) -> list[Page]
                                ranking.pages, len(ranking.rows), digest(*(r.shown for r in rows)),
                                events)))
         pages.append(Page(f"rankings/{ranking.game}.json", None, in_sitemap=False,
-                          key=("ranking json", season, ranking.game, digest(
-                              *((row.shown, row.contributions) for row in ranking.rows)),
-                              ranking.counted),
+                          key=("ranking json", season, ranking.game, ranking.inputs or digest(
+                              *((row.shown, row.contributions) for row in ranking.rows),
+                              ranking.counted)),
                           data=partial(ranking_json, ranking, season)))
     return pages
 
