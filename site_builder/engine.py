@@ -11,7 +11,6 @@ replaces the old one whole. Workers (workers.py) share the events and pages of l
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,7 +26,7 @@ from .load import event_folders
 from .people import PLAYERS_FILE, load_directory
 from .plan import Page, output_path
 from .problems import DataError, Problem, ProblemLog, sorted_problems
-from .publish import FreshFolder, InPlace, Written
+from .publish import FreshFolder, InPlace, Written, files_under
 from .rankings import build_rankings, ranked_event
 from .render import Renderer
 from .rules import RULESETS
@@ -37,7 +36,7 @@ from .themefiles import builtin_theme, scan_theme, theme_dirs
 from .load import check_source
 from .write import check_output_folder
 from . import workers
-from .workers import Drawing, EventJob, draw_page, event_outcome, page_key
+from .workers import Drawing, EventJob, draw_page, event_outcome, folder_weight, page_key
 
 Progress = Callable[[int, int], None]
 
@@ -143,7 +142,8 @@ class Engine:
                 units = self._events(site, state, drawing, log, result, keep_last_good, written)
             problems = sorted_problems(log.problems)
             if log.has_errors() or (self.strict and problems):
-                raise DataError(problems)
+                held_back = [p for errors in result.blocked.values() for p in errors]
+                raise DataError(sorted_problems(problems + held_back))
             result.problems = problems
             result.config, result.events = site.config, len(units)
             if render:
@@ -209,7 +209,7 @@ class Engine:
                 todo.append(folder)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
         outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
-                                                        weight=_folder_weight)}
+                                                        weight=folder_weight)}
         units: dict[str, EventUnit] = {}
         for folder in site.folders:
             slug = folder.name
@@ -351,7 +351,7 @@ class Engine:
         keep = _paths(new)
         gone = _paths(old) - keep
         if self._on_disk_checked:  # a new process: files no build of ours made go too
-            gone |= _files_under(self.out) - keep
+            gone |= files_under(self.out) - keep
         for path in sorted(gone):
             publisher.delete(path)
             result.changed_urls.add(path)
@@ -363,25 +363,6 @@ def _paths(state: BuildState) -> set[str]:
     for unit in state.events.values():
         paths.update(unit.pages)
     return paths
-
-
-def _files_under(folder: Path) -> set[str]:
-    """Every file under `folder`, as paths relative to it with `/`."""
-    found = set()
-    root = os.fspath(folder)
-    for parent, _, names in os.walk(root):
-        prefix = os.path.relpath(parent, root).replace(os.sep, "/") + "/"
-        prefix = "" if prefix == "./" else prefix
-        found.update(prefix + name for name in names)
-    return found
-
-
-def _folder_weight(folder: Path) -> int:
-    """How much work an event is, roughly: the size of its files."""
-    try:
-        return sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file())
-    except OSError:
-        return 0
 
 
 class _Counter:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from .config import SiteConfig
-from .plan import Page
 from .write import BUILD_MARKER, BUILD_MARKER_TEXT, MARKER
 
 
-def sitemap(config: SiteConfig, sorted_urls: Sequence[str],
-            lines: Sequence[str] | None = None) -> bytes:
+def sitemap(config: SiteConfig, sorted_urls: Sequence[str]) -> bytes:
     """sitemap.xml of these page URLs (the site's HTML pages, sorted, without repeats); absolute
-    URLs when base_url is a full URL. `lines`: each URL's line, made by sitemap_line (watch
-    mode keeps them in order as pages come and go)."""
-    body = [sitemap_line(config, url) for url in sorted_urls] if lines is None else lines
+    URLs when base_url is a full URL."""
+    body = [sitemap_line(config, url) for url in sorted_urls]
     return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>',
                       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
                       *body, "</urlset>", ""]).encode("utf-8")
@@ -25,12 +22,6 @@ def sitemap_line(config: SiteConfig, url: str) -> str:
     return f"  <url><loc>{escape(config.base_url.absolute(url))}</loc></url>"
 
 
-def sitemap_urls(pages: Iterable[Page]) -> list[str]:
-    """The URLs a sitemap lists, sorted."""
-    return sorted({page.url for page in pages if page.in_sitemap})
-
-
-def extra_files(config: SiteConfig, sorted_urls: Sequence[str],
-                lines: Sequence[str] | None = None) -> dict[str, bytes]:
+def extra_files(config: SiteConfig, sorted_urls: Sequence[str]) -> dict[str, bytes]:
     return {MARKER: b"", BUILD_MARKER: BUILD_MARKER_TEXT,
-            "sitemap.xml": sitemap(config, sorted_urls, lines)}
+            "sitemap.xml": sitemap(config, sorted_urls)}

@@ -18,10 +18,14 @@ DIRECTORY_LIMIT, DIRECTORY_ROWS = 10_000_000, 100_000
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
+def fold_accents(text: str) -> str:
+    """The text in ASCII, accents folded ('Zoë' → 'Zoe') and other letters dropped."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
 def slugify(text: str) -> str:
     """ASCII URL slug: accents folded ('Zoë' → 'zoe'), anything else becomes single hyphens."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    return re.sub(r"[^a-z0-9]+", "-", fold_accents(text).lower()).strip("-")
 
 
 def name_key(name: str) -> str:

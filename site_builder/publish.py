@@ -122,3 +122,14 @@ def _remove_empty(folder: str, root: str) -> None:
         except OSError:
             return
         folder = os.path.dirname(folder)
+
+
+def files_under(folder: Path) -> set[str]:
+    """Every file under `folder`, as paths relative to it with `/`."""
+    found = set()
+    root = os.fspath(folder)
+    for parent, _, names in os.walk(root):
+        prefix = os.path.relpath(parent, root).replace(os.sep, "/") + "/"
+        prefix = "" if prefix == "./" else prefix
+        found.update(prefix + name for name in names)
+    return found

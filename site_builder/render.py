@@ -171,16 +171,6 @@ class Renderer:
             raise TemplateError(f"{_template_position()}: {type(exc).__name__}: {exc} "
                                 f"(rendering /{page.url})") from None
 
-    def compile(self, name: str) -> None:
-        """Load and compile a template, so a syntax error in one just saved is reported even
-        when no page it draws is rendered again; TemplateError says where."""
-        try:
-            self.env.get_template(name)
-        except jinja2.TemplateSyntaxError as exc:
-            raise _syntax_error(exc) from None
-        except jinja2.TemplateNotFound:
-            pass  # deleted, or of a theme not in use: the pages that need it will say so
-
     def _theme_names(self) -> str:
         return ", ".join(str(d / "templates") for d in self.dirs)
 

@@ -37,6 +37,8 @@ class Report:
     """Whether a good site is in the output folder (not so while the first build has errors)."""
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds per stage, for the benchmark."""
+    held_back: int = 0
+    """Events whose errors keep their last good pages while the rest of the change is published."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -45,6 +47,13 @@ class Report:
     def line(self) -> str:
         what = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more"
                                                 if len(self.changed) > 3 else "")
+        if self.errors and self.held_back and (self.written or self.deleted):
+            verb = "keeps" if len(self.errors) == 1 else "keep"
+            return (f"{what}: {_count(len(self.errors), 'error')} {verb} "
+                    f"{_count(self.held_back, 'event')} at the last good version; "
+                    f"{_count(self.rendered, 'page')} rendered, {_count(self.written, 'file')} "
+                    f"written" + (f", {self.deleted} deleted" if self.deleted else "")
+                    + f" in {self.seconds:.2f}s")
         if self.errors:
             kept = ("the last good site stays" if self.site_on_disk else
                     "nothing is published until they are fixed")
@@ -117,3 +126,4 @@ class Session:
                                                            result.deleted)
         report.changed_urls = result.changed_urls
         report.phases = result.timings
+        report.held_back = len(result.blocked)

@@ -7,7 +7,6 @@ pages that show something of it that changed, and no others.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from functools import partial
 from .config import SiteConfig
 from .facts import EventFacts, EventSummary, digest, result_of
 from .model import ContentPage, Person
-from .people import Directory
+from .people import Directory, fold_accents
 from .plan import Page
 from .rankings import PAGE_SIZE, TOP_ROWS, GameRanking, ranking_json
 
@@ -164,8 +163,7 @@ def _player_context(person: Person, entries: list[tuple[EventFacts, str, bytes]]
 
 def sort_key(name: str) -> str:
     """Alphabetical the way readers expect: 'Élodie' with the Es, case ignored."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    return (folded or name).casefold()
+    return (fold_accents(name) or name).casefold()
 
 
 def _initial(name: str) -> str:

@@ -31,7 +31,7 @@ WATCHED_FILES = ("site.toml",)
 QUIET_WITH_CLOSE_EVENTS = 0.01
 """Linux reports when a written file is closed, so the quiet moment only has to outlast the gap
 between two files of one copy or of one save: normally well under a millisecond. It is part of
-every republishing (5% of a correction's 0.2 s target at 10 ms); should a busy machine stretch a
+every republishing, so it is kept short; should a busy machine stretch a
 multi-file copy into an existing folder beyond it, the copy takes two rebuilds, each of
 complete files. A new folder waits longer (QUIET_AFTER_NEW_FOLDER)."""
 QUIET_WITHOUT = 0.4

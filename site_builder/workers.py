@@ -170,3 +170,11 @@ def _can_fork() -> bool:
     """Forking a process that runs other threads (the watcher, the preview server) can copy a
     lock one of them holds, and the child would wait on it for ever: those builds stay here."""
     return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def folder_weight(folder: Path) -> int:
+    """How much work an event is, roughly: the size of its files."""
+    try:
+        return sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return 0

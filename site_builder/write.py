@@ -1,4 +1,4 @@
-"""Write stage: the only code that touches the output folder.
+"""Write stage: the file operations on the output folder (publish.py decides what to write).
 
 A build is written to a staging folder beside the output and swapped in only when complete, so a
 failed or interrupted build leaves the previous site exactly as it was.
@@ -146,15 +146,12 @@ def swap_in(staging: Path, out: Path) -> None:
 def replace_file(temporary: str | Path, target: str | Path) -> bool:
     """Put a staged file where the published one is. Readers always find the old page or the new
     one, never neither, never half of one. True when the old page is left under the temporary
-    name, for the caller to delete: deleted, never written over, as a reader that opened it
-    before the swap may still be reading it.
+    name (then deleted with the staging folder, never written over: a reader that opened it
+    before the swap may still be reading it).
 
-    A rename over an existing file is atomic too, but Linux's ext4 writes the renamed file's data
-    to disk before it returns (its guard for programs that do not fsync), which cost about 0.3 ms
-    a page: most of the time a round's hundred pages took to publish. Exchanging the two names
-    costs no flush. Deleting the old page then costs up to 0.5 ms (freeing its blocks, once the
-    system has written it to disk), which is why it is left to the caller: watch mode has a
-    thread do it once the pages are out."""
+    The two names are exchanged rather than renamed over: on Linux's ext4 a rename over an
+    existing file also writes the renamed file's data to disk before it returns (its guard for
+    programs that do not fsync), an exchange does not."""
     if exchange(temporary, target):
         return True
     os.replace(temporary, target)

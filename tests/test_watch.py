@@ -277,3 +277,34 @@ def test_every_template_of_the_default_theme_reaches_the_pages_drawing_it(tmp_pa
 def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_an_event_held_back_by_errors_does_not_hold_back_the_rest(tmp_path):
+    """Two events: one gets a bad row, the other a new title in the same rebuild. The bad one
+    keeps its last good pages, the other is published, and the line says so; a new event with
+    errors then blocks the rebuild, and both events' errors are listed."""
+    other = "data/events/2024-06-01-night"
+    source = write_files(tmp_path / "site", {
+        f"{EV}/event.toml": conquest_event(name="Cup", structure="custom", swiss_rounds=3, cut=0),
+        f"{EV}/round-1.csv": ROUND_1,
+        f"{other}/event.toml": conquest_event(name="Night", date="2024-06-01", structure="custom",
+                                              swiss_rounds=1, cut=0),
+        f"{other}/round-1.csv": ROUND_1})
+    session = Project(source, tmp_path / "out")
+    assert not session.build_all().errors
+    cup = (tmp_path / "out/events/2024-05-18-cup/index.html").read_text()
+    write_files(source, {f"{EV}/round-1.csv": ROUND_1.replace("2,Cleo,win", "2,Cleo,wn"),
+                         f"{other}/event.toml": conquest_event(
+                             name="League night", date="2024-06-01", structure="custom",
+                             swiss_rounds=1, cut=0)})
+    report = session.rebuild([f"{EV}/round-1.csv", f"{other}/event.toml"])
+    assert [p.path for p in report.errors] == [f"{EV}/round-1.csv"]
+    assert "1 error keeps 1 event at the last good version; " in report.line()
+    assert (tmp_path / "out/events/2024-05-18-cup/index.html").read_text() == cup
+    assert "League night" in (tmp_path / "out/events/2024-06-01-night/index.html").read_text()
+    new = "data/events/2024-07-01-new"
+    write_files(source, {f"{new}/event.toml": conquest_event(name="New", date="2024-07-01"),
+                         f"{new}/round-1.csv": "table,player,result\n1,Ada,won\n1,Bram,loss\n"})
+    report = session.rebuild([f"{new}/event.toml", f"{new}/round-1.csv"])
+    assert sorted({p.path for p in report.errors}) == [f"{EV}/round-1.csv", f"{new}/round-1.csv"]
+    assert "nothing of it applied" in report.line()

@@ -1,0 +1,67 @@
+"""A build shared between worker processes writes the same bytes as one done in one process.
+
+Large builds load, score and draw events in forked workers, then draw the pages across events
+in workers too (site_builder/workers.py); the demo alone has too few events for that, so this
+test adds small events until there are enough."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, conquest_event, write_files
+from site_builder.workers import SERIAL_BELOW
+
+NAMES = ["Ada", "Bram", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+BOTH_BUILDS = """
+import sys
+from pathlib import Path
+from site_builder.engine import Engine
+source, out = Path(sys.argv[1]), Path(sys.argv[2])
+for name, parallel in (("shared", True), ("alone", False)):
+    result = Engine(source, out / name, parallel=parallel).build()
+    print(name, result.events, result.rendered)
+"""
+
+
+def test_workers_write_what_one_process_writes(tmp_path):
+    """Both builds run in a new process: workers are forked only by a process that runs no
+    other threads, and the test process may have some (browsers, watchers)."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("workers are used only with two cores or more")
+    source = tmp_path / "site"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, source / name)
+    shutil.copy(REPO / "site.toml", source / "site.toml")
+    for n in range(SERIAL_BELOW):  # enough events, whatever the demo holds
+        players = NAMES[n % 3:] + NAMES[: n % 3]
+        rows = "".join(f"{t + 1},{players[2 * t]},{'win' if (n + t) % 2 else 'loss'}\n"
+                       f"{t + 1},{players[2 * t + 1]},{'loss' if (n + t) % 2 else 'win'}\n"
+                       for t in range(4))
+        slug = f"2023-{1 + n // 28:02d}-{1 + n % 28:02d}-night-{n}"
+        write_files(source, {
+            f"data/events/{slug}/event.toml": conquest_event(
+                name=f"Night {n}", date=f"2023-{1 + n // 28:02d}-{1 + n % 28:02d}",
+                structure="custom", swiss_rounds=1, cut=0),
+            f"data/events/{slug}/round-1.csv": "table,player,result\n" + rows})
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-c", BOTH_BUILDS, str(source), str(out)],
+                         capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert run.returncode == 0, run.stderr
+    (_, shared_events, shared_rendered), (_, events, rendered) = (
+        line.split() for line in run.stdout.splitlines())
+    assert shared_events == events and int(events) > SERIAL_BELOW
+    assert shared_rendered == rendered and int(rendered) > 300
+    assert tree(out / "shared") == tree(out / "alone")
