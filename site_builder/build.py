@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from .engine import BuildResult, Engine
-
-Progress = Callable[[int, int], None]
+from .engine import BuildResult, Engine, Progress
 
 __all__ = ["BuildResult", "build", "check"]
 

@@ -355,16 +355,22 @@ def _count(n: int, noun: str) -> str:
 
 
 class _ProgressLine:
-    """A one-line counter on the terminal while pages render (only shown on slow builds)."""
+    """A one-line counter on the terminal while a slow build scores events and renders pages."""
+
+    EVERY = 0.1
+    """Seconds between two updates of the line."""
 
     def __init__(self) -> None:
         self.started = time.perf_counter()
+        self.last = 0.0
         self.shown = False
 
-    def __call__(self, done: int, total: int) -> None:
-        if time.perf_counter() - self.started < 0.5 or (done % 25 and done != total):
+    def __call__(self, what: str, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - self.started < 0.5 or (now - self.last < self.EVERY and done != total):
             return
-        print(f"\rRendering pages {done}/{total}", end="", file=sys.stderr, flush=True)
+        self.last = now
+        print(f"\r{what} {done}/{total}\033[K", end="", file=sys.stderr, flush=True)
         self.shown = True
 
     def clear(self) -> None:

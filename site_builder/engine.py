@@ -38,7 +38,8 @@ from .write import check_output_folder
 from . import workers
 from .workers import Drawing, EventJob, draw_page, event_outcome, folder_weight, page_key
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[str, int, int], None]
+"""Told (what is being done, pieces done, pieces) as a long build goes on."""
 
 
 @dataclass(slots=True)
@@ -77,7 +78,11 @@ class SiteLoad:
     config: object
     directory: object
     folders: list[Path]
-    content: tuple
+    pages: list
+    """content/'s Markdown pages."""
+    home_text: object
+    reports: dict
+    """Event slug → its report (content/events/<slug>.md)."""
     players_digest: str
     site_key: str
     theme_key: str
@@ -139,7 +144,8 @@ class Engine:
         written: list[Written] = []
         try:
             with _timed(result.timings, "events"):
-                units = self._events(site, state, drawing, log, result, keep_last_good, written)
+                units = self._events(site, state, drawing, log, result, keep_last_good, written,
+                                     progress)
             problems = sorted_problems(log.problems)
             if log.has_errors() or (self.strict and problems):
                 held_back = [p for errors in result.blocked.values() for p in errors]
@@ -183,22 +189,22 @@ class Engine:
         static = scan_theme(self.source, config, log)
         directory = load_directory(self.source, log)
         folders = event_folders(self.source, log)
-        content = load_content(self.source, {f.name for f in folders}, log)
-        pages, home, reports = content
+        pages, home, reports = load_content(self.source, {f.name for f in folders}, log)
         nav = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
         players_digest = self.digests.file(str(self.source / PLAYERS_FILE)) or ""
         theme = digest(*(self.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
         site_key = digest(self.code, config, nav, sorted(static))
-        return SiteLoad(config, directory, folders, content, players_digest, site_key, theme)
+        return SiteLoad(config, directory, folders, pages, home, reports, players_digest,
+                        site_key, theme)
 
     # ---------------------------------------------------------------- events
 
     def _events(self, site: SiteLoad, state: BuildState | None, drawing: Drawing | None,
                 log: ProblemLog, result: BuildResult, keep_last_good: bool,
-                written: list[Written]) -> dict[str, EventUnit]:
+                written: list[Written], progress: Progress | None) -> dict[str, EventUnit]:
         """Every event's unit: kept from the state when its key and pages are current, else
         loaded, scored and its changed pages drawn (in workers when there are many)."""
-        reports = site.content[2]
+        reports = site.reports
         previous = state.events if state is not None else {}
         keys, todo = {}, []
         for folder in site.folders:
@@ -208,8 +214,9 @@ class Engine:
             if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
+        counter = _Counter("Scoring events", len(todo), progress)
         outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
-                                                        weight=folder_weight)}
+                                                        weight=folder_weight, done=counter)}
         units: dict[str, EventUnit] = {}
         for folder in site.folders:
             slug = folder.name
@@ -242,10 +249,10 @@ class Engine:
     # ---------------------------------------------------------------- plan
 
     def _site_pages(self, site: SiteLoad, facts: list[EventFacts]) -> list[Page]:
-        pages, home, _ = site.content
         people = people_of(facts, site.directory)
         return site_pages(SiteInputs(site.config, facts, people,
-                                     self._game_rankings(site, facts, people), pages, home))
+                                     self._game_rankings(site, facts, people), site.pages,
+                                     site.home_text))
 
     def _game_rankings(self, site: SiteLoad, facts: list[EventFacts], people: dict) -> list:
         """Each game's ranking, worked out again only when what it reads changed."""
@@ -271,9 +278,9 @@ class Engine:
     # ---------------------------------------------------------------- render and write
 
     def _renderer(self, site: SiteLoad) -> Renderer:
-        key = digest(site.site_key, site.theme_key, site.content[0])
+        key = digest(site.site_key, site.theme_key, site.pages)
         if self.renderer is None or self._renderer_key != key:
-            self.renderer = Renderer(self.source, site.config, site.content[0])
+            self.renderer = Renderer(self.source, site.config, site.pages)
             self._renderer_key = key
         return self.renderer
 
@@ -295,7 +302,7 @@ class Engine:
             else:
                 records[path] = known[path]
         with _timed(result.timings, "render"):
-            counter = _Counter(len(todo), progress)
+            counter = _Counter("Rendering pages", len(todo), progress)
             drawn = workers.shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
                                    done=counter)
         for (page, _), (record, done) in zip(todo, drawn):
@@ -366,15 +373,15 @@ def _paths(state: BuildState) -> set[str]:
 
 
 class _Counter:
-    """Tells `progress` (pages drawn, pages to draw) as pieces finish."""
+    """Tells `progress` (what, pieces done, pieces) as pieces finish."""
 
-    def __init__(self, total: int, progress: Progress | None):
-        self.total, self.done, self.progress = total, 0, progress
+    def __init__(self, what: str, total: int, progress: Progress | None):
+        self.what, self.total, self.done, self.progress = what, total, 0, progress
 
     def __call__(self, finished: int) -> None:
         self.done += finished
         if self.progress is not None:
-            self.progress(self.done, self.total)
+            self.progress(self.what, self.done, self.total)
 
 
 def url_of(path: str) -> str:

@@ -10,11 +10,11 @@ event's input files, so an unchanged event is neither loaded nor scored again.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import pickle
 from dataclasses import dataclass
 from typing import Any
 
+from .inputs import bytes_digest
 from .problems import Problem
 from .rules import RULESETS
 from .rules.base import PlayerResult, RankingEntry, ScoredEvent
@@ -23,7 +23,7 @@ from .rules.base import PlayerResult, RankingEntry, ScoredEvent
 def digest(*parts: Any) -> str:
     """A short digest of values that have a stable repr (strings, numbers, tuples, dates,
     frozen dataclasses of those): equal values, equal digests, in every process."""
-    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
+    return bytes_digest(repr(parts).encode("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)

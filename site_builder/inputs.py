@@ -23,6 +23,11 @@ FileStamp = tuple[int, int, int]
 RACY_NS = 2_000_000_000
 
 
+def bytes_digest(data: bytes) -> str:
+    """The build's one digest: 32 hexadecimal characters of BLAKE2b."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def code_digest() -> str:
     """The digest of the tool's own code: facts kept by another version are not trusted."""
     package = Path(__file__).resolve().parent
@@ -72,8 +77,7 @@ class FileDigests:
             else:
                 kind = "link" if entry.is_symlink() else "folder" if entry.is_dir() else "other"
                 parts.append(f"{entry.name}\0{kind}")
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"),
-                               digest_size=16).hexdigest()
+        return bytes_digest("\n".join(parts).encode("utf-8", "surrogateescape"))
 
     def folder_tree(self, path: str) -> str:
         """The digest of every file below a folder (a theme: templates and static files)."""
@@ -83,8 +87,7 @@ class FileDigests:
             for name in sorted(files):
                 file = os.path.join(root, name)
                 parts.append(f"{os.path.relpath(file, path)}\0{self.file(file)}")
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"),
-                               digest_size=16).hexdigest()
+        return bytes_digest("\n".join(parts).encode("utf-8", "surrogateescape"))
 
     def done(self) -> None:
         """Note the end of a run: files changed from now on are stamped after it."""

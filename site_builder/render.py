@@ -7,7 +7,6 @@ and `<b>Bob</b>` must show as text. Templates get plain objects and only format 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import sys
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -18,6 +17,7 @@ from markupsafe import Markup
 
 from .config import SiteConfig
 from .content import split_title
+from .inputs import bytes_digest
 from .markdown import make_renderer
 from .model import ContentPage
 from .numbers import decimals, exact_text, percent_text
@@ -201,4 +201,4 @@ class Rendered(NamedTuple):
 
 
 def text_digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    return bytes_digest(text.encode("utf-8"))

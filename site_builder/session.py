@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import BuildResult, Engine
+from .engine import BuildResult, Engine, Progress
 from .problems import DataError, Problem, TemplateError, sorted_problems
 from .write import has_site
 
@@ -75,7 +74,7 @@ class Session:
         self.config = None
         """The site's configuration as the last good build read it (None before one)."""
 
-    def build_all(self, progress: Callable[[int, int], None] | None = None) -> Report:
+    def build_all(self, progress: Progress | None = None) -> Report:
         """The session's first build: from the state of the last build when it is usable.
 
         What it leaves in memory (the state of a site of thousands of pages) stays for the whole
@@ -103,7 +102,7 @@ class Session:
     def has_site(self) -> bool:
         return has_site(self.out)
 
-    def _build(self, changed: list[str], progress: Callable[[int, int], None] | None,
+    def _build(self, changed: list[str], progress: Progress | None,
                save: bool) -> Report:
         started = time.perf_counter()
         report = Report(changed)

@@ -10,7 +10,6 @@ ignored: the build is then a full one, never a wrong one.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .facts import EventFacts
-from .inputs import FileDigests
+from .inputs import FileDigests, bytes_digest
 
 FORMAT = 3
 
@@ -75,16 +74,12 @@ def load_state(out: Path, code: str) -> BuildState | None:
                     or header[1] != code or not _describes(header[2], out)):
                 return None
             body = handle.read()
-        if _checksum(body) != header[3]:
+        if bytes_digest(body) != header[3]:
             return None
         state = pickle.loads(body)
     except Exception:  # noqa: BLE001 - damaged in any way: the build is a full one
         return None
     return state if isinstance(state, BuildState) and state.files == header[2] else None
-
-
-def _checksum(body: bytes) -> str:
-    return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
 def _describes(files: dict[str, int], out: Path) -> bool:
@@ -107,7 +102,7 @@ def save_state(out: Path, state: BuildState) -> None:
     temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     with open(temporary, "wb") as handle:
         body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-        pickle.dump((FORMAT, state.code, state.files, _checksum(body)), handle,
+        pickle.dump((FORMAT, state.code, state.files, bytes_digest(body)), handle,
                     protocol=pickle.HIGHEST_PROTOCOL)
         handle.write(body)
     os.replace(temporary, target)

@@ -58,25 +58,8 @@ def has_site(out: Path | str) -> bool:
     return os.path.isfile(os.path.join(out, "index.html"))
 
 
-def write_site(out: Path, files: dict[str, bytes]) -> None:
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(out)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-{os.getpid()}-", dir=out.parent))
-    try:
-        staging.chmod(0o755)  # mkdtemp makes it private; a web server must be able to read it
-        for relative in sorted(files):
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(files[relative])
-        swap_in(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 _LEFTOVER = re.compile(r"\.(?:staging|old)-(?:([0-9]+)-)?[a-z0-9_]{8}")
-"""What write_site names them: the process id, then mkdtemp's eight characters (builds before
+"""What publish.FreshFolder and InPlace name them: the process id, then mkdtemp's eight characters (builds before
 0.2 wrote no process id)."""
 
 

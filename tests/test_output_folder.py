@@ -112,7 +112,7 @@ def test_an_output_folder_under_a_file_is_a_message(built, run_cli, tmp_path):
 KILLED_BUILD = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
-    from site_builder.write import write_site
+    from site_builder.publish import FreshFolder
 
     class KilledMidway(dict):
         # The system kills the build (out of memory, SIGKILL) after its third file.
@@ -121,8 +121,9 @@ KILLED_BUILD = textwrap.dedent("""
                 os.kill(os.getpid(), signal.SIGKILL)
             return dict.__getitem__(self, key)
 
-    write_site(Path(sys.argv[1]), KilledMidway({n: b"x" * 1000 for n in
-                                                (".nojekyll", "a.html", "b.html", "c.html")}))
+    files = KilledMidway({n: b"x" * 1000 for n in (".nojekyll", "a.html", "b.html", "c.html")})
+    staging = FreshFolder(Path(sys.argv[1]))
+    staging.commit([staging.write(name, files[name]) for name in sorted(files)])
 """)
 
 

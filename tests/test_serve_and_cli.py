@@ -98,10 +98,10 @@ def test_progress_line_appears_only_on_slow_builds(capsys, monkeypatch):
     clock = iter([0.0, 0.1, 0.2, 0.9, 1.0])
     monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
     progress = cli._ProgressLine()
-    progress(1, 50)     # 0.1 s in: too early to bother anyone
-    progress(25, 50)    # 0.2 s in: still quiet
-    progress(25, 50)    # 0.9 s in: shown
-    progress(50, 50)
+    progress("Rendering pages", 1, 50)     # 0.1 s in: too early to bother anyone
+    progress("Rendering pages", 25, 50)    # 0.2 s in: still quiet
+    progress("Rendering pages", 25, 50)    # 0.9 s in: shown
+    progress("Rendering pages", 50, 50)
     progress.clear()
     err = capsys.readouterr().err
     assert err.count("Rendering pages") == 2

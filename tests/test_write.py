@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.write import delete_files, exchange, replace_file, write_site
+from site_builder.publish import FreshFolder
+from site_builder.write import delete_files, exchange, replace_file
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="renameat2 (exchanging two names) is Linux's")
@@ -70,6 +71,12 @@ def test_a_reader_never_finds_the_page_missing_or_torn_while_it_is_replaced(tmp_
         stop.set()
         reader.join()
     assert len(seen) > 100 and all(seen)
+
+
+def write_site(out: Path, files: dict[str, bytes]) -> None:
+    """A whole site, as a full build publishes it."""
+    staging = FreshFolder(out)
+    staging.commit([staging.write(name, files[name]) for name in sorted(files)])
 
 
 def test_a_new_build_replaces_the_old_one_whole(tmp_path):
