@@ -11,6 +11,7 @@ replaces the old one whole. Workers (workers.py) share the events and pages of l
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -127,6 +128,14 @@ class Engine:
         if self.state is not None:
             save_state(self.out, self.state)
 
+    def settle(self) -> None:
+        """Put what is in memory now out of the garbage collector's sight: called when a state
+        that lives as long as the process is in memory (read from disk, or made by a watch
+        session's first build). The collector's full passes would otherwise go through its
+        hundreds of thousands of objects again and again (a quarter of a small rebuild's time).
+        This is the one collector setting of the tool."""
+        gc.freeze()
+
     def _run(self, render: bool, keep_last_good: bool, progress: Progress | None) -> BuildResult:
         result = BuildResult()
         check_source(self.source)
@@ -183,6 +192,7 @@ class Engine:
             self._on_disk_checked = self.state is not None
             if self.state is not None:
                 self.digests = self.state.digests
+                self.settle()
 
     def _load_site(self, log: ProblemLog) -> SiteLoad:
         config = load_config(self.source, log).with_base_url(self.base_url)

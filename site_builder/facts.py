@@ -26,7 +26,9 @@ def digest(*parts: Any) -> str:
     return bytes_digest(repr(parts).encode("utf-8"))
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True)
 class EventLabel:
     """What a player's page shows of an event: only what does not move while the event runs, so
     a new round re-renders the pages of the players whose results it changed, not of everyone
@@ -41,7 +43,9 @@ class EventLabel:
     complete: bool
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True)
 class EventSummary:
     """One line of an event list (home, archive)."""
 
@@ -71,11 +75,15 @@ def summarize(scored: ScoredEvent) -> EventSummary:
                         scored.subtitle, label)
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True)
 class EventFacts:
     key: str
     """The digest of the event's inputs (its files, data/players.csv, the tool's version)."""
     summary: EventSummary
+    label_digest: str
+    """The digest of `summary.label`: what each of its players' pages shows of the event."""
     results: tuple[tuple[str, str, bytes], ...]
     """(person id, the digest of their result, the result pickled) for everyone with a result.
     Kept pickled: a build from the state reads the few results the pages it draws show (see
@@ -107,8 +115,17 @@ def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> Event
                   for name, ref in sorted(event.players.items()))
     summary = summarize(scored)
     ranking = tuple(scored.ranking) if scored.ranking is not None else None
-    return EventFacts(key, summary, results, names, ranking, scored.ranking_note,
-                      digest(summary, ranking, scored.ranking_note), tuple(problems))
+    return EventFacts(key, summary, digest(summary.label), results, names, ranking,
+                      scored.ranking_note, _ranking_digest(summary, ranking, scored.ranking_note),
+                      tuple(problems))
+
+
+def _ranking_digest(summary: EventSummary, ranking: tuple | None, note: str) -> str:
+    """The digest of what rankings.ranked_event reads of an event. Not its status line or its
+    entries while it runs (it counts only once complete), so a new round of today's event does
+    not work the rankings out again."""
+    return digest(summary.slug, summary.date, summary.name, summary.subtitle, summary.game,
+                  summary.complete, ranking is None, ranking if summary.complete else None, note)
 
 
 def result_of(pickled: bytes) -> PlayerResult:

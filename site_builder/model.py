@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True, order=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True, order=True)
 class PlayerRef:
     """A player as written in one event (`name`) and the person behind it (`id`, a URL slug)."""
 

@@ -20,6 +20,8 @@ SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 def fold_accents(text: str) -> str:
     """The text in ASCII, accents folded ('Zoë' → 'Zoe') and other letters dropped."""
+    if text.isascii():  # most names: nothing to fold
+        return text
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 

@@ -17,7 +17,9 @@ class Severity(enum.Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong (error) or unusual (warning) in the input.
 

@@ -126,10 +126,18 @@ def _remove_empty(folder: str, root: str) -> None:
 
 def files_under(folder: Path) -> set[str]:
     """Every file under `folder`, as paths relative to it with `/`."""
-    found = set()
-    root = os.fspath(folder)
-    for parent, _, names in os.walk(root):
-        prefix = os.path.relpath(parent, root).replace(os.sep, "/") + "/"
-        prefix = "" if prefix == "./" else prefix
-        found.update(prefix + name for name in names)
+    found: set[str] = set()
+    pending = [("", os.fspath(folder))]
+    while pending:
+        prefix, path = pending.pop()
+        try:
+            entries = os.scandir(path)
+        except FileNotFoundError:  # removed meanwhile: nothing of it to delete
+            continue
+        with entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((f"{prefix}{entry.name}/", entry.path))
+                else:
+                    found.add(prefix + entry.name)
     return found

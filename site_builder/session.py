@@ -9,7 +9,6 @@ a `Report` for the terminal line and the browsers.
 
 from __future__ import annotations
 
-import gc
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,13 +74,10 @@ class Session:
         """The site's configuration as the last good build read it (None before one)."""
 
     def build_all(self, progress: Progress | None = None) -> Report:
-        """The session's first build: from the state of the last build when it is usable.
-
-        What it leaves in memory (the state of a site of thousands of pages) stays for the whole
-        session, so it is frozen out of the garbage collector's sight: the collector's full
-        passes would otherwise go through all of it during every rebuild."""
+        """The session's first build: from the state of the last build when it is usable. What
+        it leaves in memory stays for the whole session (see `Engine.settle`)."""
         report = self._build(["the whole site"], progress, save=True)
-        gc.freeze()
+        self.engine.settle()
         return report
 
     def rebuild(self, changed: list[str]) -> Report:

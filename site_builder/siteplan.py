@@ -146,10 +146,14 @@ def player_page(person: Person, entries: list[tuple[EventFacts, str, bytes]],
                 ranking_points: dict[str, int]) -> Page:
     """`ranking_points`: event slug → the points it gives this person toward the rankings. The
     page's results are read only if it is drawn (its key holds their digests)."""
-    points = {facts.slug: given for facts, _, _ in entries
-              if (given := ranking_points.get(facts.slug)) is not None}
-    made_of = ("player", person, tuple((facts.summary.label, result_digest, points.get(facts.slug))
-                                       for facts, result_digest, _ in entries))
+    points, shown = {}, []
+    for facts, result_digest, _ in entries:
+        slug = facts.summary.slug
+        given = ranking_points.get(slug)
+        if given is not None:
+            points[slug] = given
+        shown.append((facts.label_digest, result_digest, given))
+    made_of = ("player", person, tuple(shown))
     return Page(f"players/{person.id}/", "player.html",
                 partial(_player_context, person, entries, points), made_of)
 

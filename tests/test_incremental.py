@@ -402,3 +402,30 @@ def test_a_template_edit_draws_again_exactly_the_pages_drawn_with_it(tmp_path, c
         assert len(marked) <= result.rendered < full
     else:
         assert len(marked) == result.rendered
+
+
+def test_an_event_in_and_out_of_progress_keeps_the_rankings_right(tmp_path, clean_build):
+    """An event counts toward the rankings only once complete, so the rankings are worked out
+    from what they read of each event (not its status line, not its entries while it runs): a
+    round of an event in progress must leave them as they are, and the round that completes it
+    must move them."""
+    source, out, _ = built(tmp_path)
+    event = source / EVENTS / "2026-06-13-northern-regional-championship"
+    final, semis = (event / "round-9.csv").read_bytes(), (event / "round-8.csv").read_bytes()
+
+    def rankings_written(result) -> list[str]:
+        return sorted(path for path in result.changed_urls if path.startswith("rankings/"))
+
+    (event / "round-9.csv").unlink()  # back in progress: the event leaves the rankings
+    assert rankings_written(build(source, out))
+    assert_same(out, clean_build(source), "the final taken away")
+    (event / "round-8.csv").unlink()  # still in progress
+    result = build(source, out)
+    assert "players/" in {path[:8] for path in result.changed_urls}
+    assert rankings_written(result) == []
+    assert_same(out, clean_build(source), "a round of an event in progress taken away")
+    (event / "round-8.csv").write_bytes(semis)
+    build(source, out)
+    (event / "round-9.csv").write_bytes(final)  # complete again: back in the rankings
+    assert rankings_written(build(source, out))
+    assert_same(out, clean_build(source), "the event completed again")

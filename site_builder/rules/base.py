@@ -89,7 +89,9 @@ class Standings:
                 for row in self.rows]
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True)
 class PlayerGame:
     """One line of a player's history: a round, whom they met and how it went."""
 
@@ -101,7 +103,9 @@ class PlayerGame:
     points: str
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True)
 class PlayerResult:
     """A player's summary of one event, for their player page."""
 
@@ -184,7 +188,9 @@ class Section:
     data: Any
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
+# dataclasses through a Python-level path many times slower (see docs/performance.md).
+@dataclass(frozen=True)
 class RankingEntry:
     """What one person earns toward the cross-event ranking from one event."""
 
