@@ -19,6 +19,7 @@ cache of earlier content cannot answer for it.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -125,6 +126,11 @@ def main() -> None:
     print(f"  {full:.1f}s for {archive_size['events']} events, {archive_size['pages']} pages, "
           f"{archive_size['files']} files", flush=True)
 
+    weights = page_weights(out)
+    print("  largest pages (bytes as written · gzipped, as GitHub Pages serves them):")
+    for row in weights["largest"]:
+        print(f"    {row['bytes']:>9,} · {row['gzip']:>7,}  {row['page']}")
+
     session = Session(source, out)  # starts from the state the full build left beside `out`
     session.build_all()
     os.sync()  # the full build's writes settle before anything is timed
@@ -169,6 +175,7 @@ def main() -> None:
 
     results = {
         "archive": archive_size,
+        "page_weight": weights,
         "full_build_seconds": round(full, 2),
         "watch_seconds": {kind: {"median": round(statistics.median(values), 3),
                                  "min": round(min(values), 3), "max": round(max(values), 3),
@@ -191,6 +198,16 @@ def main() -> None:
         met = figures["median"] < TARGET_SECONDS and results["speedup"][kind] >= TARGET_SPEEDUP
         print(f"{kind}: median {figures['median']:.3f}s, {results['speedup'][kind]}x a full build "
               f"— {'meets' if met else 'misses'} the targets (<{TARGET_SECONDS}s, ≥{TARGET_SPEEDUP}x)")
+
+
+def page_weights(out: Path, largest: int = 8) -> dict:
+    """What a phone downloads: the largest HTML pages of the archive, as written and gzipped,
+    and the median page."""
+    sizes = sorted(((path.stat().st_size, path) for path in out.rglob("*.html")), reverse=True)
+    rows = [{"page": path.relative_to(out).as_posix(), "bytes": size,
+             "gzip": len(gzip.compress(path.read_bytes(), 6))} for size, path in sizes[:largest]]
+    return {"largest": rows, "median_bytes": sizes[len(sizes) // 2][0] if sizes else 0,
+            "pages": len(sizes)}
 
 
 def _cpu_times() -> list[int] | None:

@@ -25,6 +25,23 @@ def fold_accents(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
+_SPELLED_OUT = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                              "ß": "ss", "ẞ": "SS", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+                              "ð": "d", "Ð": "D", "þ": "th", "Þ": "TH", "ı": "i"})
+"""Letters that Unicode does not decompose into a base letter and an accent, written as readers
+type them."""
+
+
+def fold_letters(text: str) -> str:
+    """For sorting and matching names (not for ids, which stay as they were): accents dropped
+    ('Zoë' → 'Zoe'), the letters Unicode does not decompose spelled in ASCII ('Søren' → 'Soren',
+    'Łukasz' → 'Lukasz'), other scripts kept as written."""
+    if text.isascii():  # most names: nothing to fold
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_SPELLED_OUT))
+    return "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+
+
 def slugify(text: str) -> str:
     """ASCII URL slug: accents folded ('Zoë' → 'zoe'), anything else becomes single hyphens."""
     return re.sub(r"[^a-z0-9]+", "-", fold_accents(text).lower()).strip("-")

@@ -14,10 +14,13 @@ from functools import partial
 
 from .config import SiteConfig
 from .facts import EventFacts, EventSummary, digest, result_of
+from .feeds import feed_pages
 from .model import ContentPage, Person
-from .people import Directory, fold_accents
+from .people import Directory
 from .plan import Page
+from .playersindex import players_index_pages
 from .rankings import PAGE_SIZE, TOP_ROWS, GameRanking, ranking_json
+from .search import search_pages
 
 DETAILED_EVENTS = 10
 """Player pages list every event, and game by game the most recent ones only: a regular's page
@@ -53,8 +56,10 @@ def site_pages(site: SiteInputs) -> list[Page]:
     summaries = [facts.summary for facts in site.events]
     pages = [home_page(site, summaries), archive_page(site.events), not_found_page()]
     pages += ranking_pages(site.rankings, site.config)
+    pages += feed_pages(site.config, summaries)
     history = histories(site.events)
-    pages.append(players_index_page(site.people, history))
+    pages += players_index_pages(site.people, {pid: len(e) for pid, e in history.items()})
+    pages += search_pages(site.people, history, site.events)
     points = ranking_points(site.rankings)
     pages += [player_page(site.people[pid], entries, points.get(pid, {}))
               for pid, entries in sorted(history.items())]
@@ -134,14 +139,6 @@ def histories(events: list[EventFacts]) -> dict[str, list[tuple[EventFacts, str,
     return history
 
 
-def players_index_page(people: dict[str, Person], history: dict[str, list]) -> Page:
-    """Everyone with a history, alphabetically, with their number of events."""
-    listed = sorted((people[pid] for pid in history), key=lambda p: (sort_key(p.name), p.id))
-    rows = [(p, len(history[p.id]), _initial(p.name)) for p in listed]
-    return Page("players/", "players.html", {"people": rows},
-                ("players", digest(*((p.id, p.name, count) for p, count, _ in rows))))
-
-
 def player_page(person: Person, entries: list[tuple[EventFacts, str, bytes]],
                 ranking_points: dict[str, int]) -> Page:
     """`ranking_points`: event slug → the points it gives this person toward the rankings. The
@@ -163,13 +160,3 @@ def _player_context(person: Person, entries: list[tuple[EventFacts, str, bytes]]
     shown = [(facts.summary.label, result_of(result)) for facts, _, result in entries]
     return {"person": person, "entries": shown, "ranking_points": points,
             "detailed": shown[:DETAILED_EVENTS]}
-
-
-def sort_key(name: str) -> str:
-    """Alphabetical the way readers expect: 'Élodie' with the Es, case ignored."""
-    return (fold_accents(name) or name).casefold()
-
-
-def _initial(name: str) -> str:
-    first = sort_key(name)[:1].upper()
-    return first if first.isalpha() else "#"

@@ -12,6 +12,7 @@ import sys
 import textwrap
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,33 @@ from site_builder.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DEMO_BASE = "/my-league/"
+"""The GitHub Pages project path the browser tests build the demo under."""
+
+
+def build_demo(root: Path, *extra: str) -> tuple[Path, Path]:
+    """A copy of the demo (data, content, site.toml) under `root`, built with --base-url
+    DEMO_BASE: (source, out)."""
+    source = root / "site"
+    for name in ("data", "content"):
+        shutil.copytree(REPO / name, source / name)
+    shutil.copy(REPO / "site.toml", source)
+    out = root / "out"
+    assert main(["build", "--source", str(source), "--out", str(out), "--base-url", DEMO_BASE,
+                 *extra]) == 0
+    return source, out
+
+
+@contextmanager
+def served(out: Path, base: str = DEMO_BASE):
+    """A built site served by site-builder's own server on 127.0.0.1: its root URL."""
+    from site_builder.serve import serve_in_thread
+    server, _ = serve_in_thread(out, base)
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{base}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -4,18 +4,15 @@ GitHub Pages project path, links followed by clicking, the bracket on a phone, a
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from conftest import REPO
-from site_builder.cli import main
-from site_builder.serve import serve_in_thread
+from conftest import DEMO_BASE, REPO, build_demo, served
 
 pytestmark = pytest.mark.browser
-BASE = "/my-league/"
+BASE = DEMO_BASE
 REGIONAL = "2026-06-13-northern-regional-championship"
 NOVEMBER = "2026-11-21-november-store-night"
 """The demo's event on the day: round 3 is being played."""
@@ -24,16 +21,9 @@ NOVEMBER = "2026-11-21-november-store-night"
 @pytest.fixture(scope="module")
 def root(tmp_path_factory):
     """The demo built with --base-url /my-league/ and served by site-builder's own server."""
-    source = tmp_path_factory.mktemp("browser") / "site"
-    for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
-    shutil.copy(REPO / "site.toml", source)
-    out = source.parent / "out"
-    assert main(["build", "--source", str(source), "--out", str(out), "--base-url", BASE]) == 0
-    server, _ = serve_in_thread(out, BASE)
-    yield f"http://127.0.0.1:{server.server_address[1]}{BASE}"
-    server.shutdown()
-    server.server_close()
+    _, out = build_demo(tmp_path_factory.mktemp("browser"))
+    with served(out) as address:
+        yield address
 
 
 def test_event_page_links_to_a_round_and_a_player(page: Page, root: str):

@@ -130,5 +130,5 @@ def test_build_summary_names_the_output_and_the_preview(site, run_cli):
     (site.root / "data/events").mkdir(parents=True)  # a new site: no event yet
     result = run_cli("build", "--source", site.root, "--out", site.out)
     assert result.code == 0
-    assert result.lines[0].startswith("Built 0 events, 5 pages (") and f"into {site.out}/" in result.lines[0]
+    assert result.lines[0].startswith("Built 0 events, 7 pages (") and f"into {site.out}/" in result.lines[0]
     assert result.lines[1].startswith("Preview: ") and "serve --out" in result.lines[1]

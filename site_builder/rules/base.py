@@ -29,6 +29,9 @@ class Column:
     title: str = ""
     """The heading spelled out, for an <abbr> tooltip (e.g. "Strength of Schedule")."""
     numeric: bool = True
+    deciding: bool = False
+    """A number the order is decided by (points, a finish, tau): tables show these columns
+    right after the player, so a phone shows them without scrolling sideways."""
 
     @property
     def css(self) -> str:
@@ -83,9 +86,21 @@ class Standings:
     """Extra top-level keys of the JSON twin (e.g. "scored")."""
 
     @property
+    def shown_columns(self) -> tuple[Column, ...]:
+        """The columns a table shows, in its order: the deciding ones first, then the rest,
+        each group in the ruleset's order; a column empty in every row is left out (a Finish
+        column before the cut is made). The JSON twin keeps every key."""
+        filled = [column for column in self.columns
+                  if any(row.cell(column.key) not in (None, "") for row in self.rows)]
+        return (tuple(c for c in filled if c.deciding)
+                + tuple(c for c in filled if not c.deciding))
+
+    @property
     def lines(self) -> list[tuple[StandingRow, tuple[tuple[Column, Any], ...]]]:
-        """Each row with its cells in column order, as the template draws them."""
-        return [(row, tuple((column, row.cell(column.key)) for column in self.columns))
+        """Each row with its cells in the order of `shown_columns`, as the template draws
+        them."""
+        columns = self.shown_columns
+        return [(row, tuple((column, row.cell(column.key)) for column in columns))
                 for row in self.rows]
 
 

@@ -21,7 +21,7 @@ from .warnings import check_elimination_pairings
 
 ROUND_TEMPLATE = "games/conquest/round.html"
 BRACKET_TEMPLATE = "games/elimination_bracket.html"
-COLUMNS = (Column("finish", "Finish", "text", numeric=False),
+COLUMNS = (Column("finish", "Finish", "text", numeric=False, deciding=True),
            Column("wins", "Wins", "int", "games won, byes included"))
 NOT_RANKED = "single elimination only: no Swiss rounds, so no tournament points"
 

@@ -23,7 +23,7 @@ RESULT_LABELS = {WIN: "Win", MODIFIED_WIN: "Modified win", LOSS: "Loss", BYE: "B
 RECORD = Column("record", "W–MW–L", "text",
                 "wins (byes included) – modified wins – losses (unpaired losses included)")
 SWISS_COLUMNS = (
-    Column("points", "Points"),
+    Column("points", "Points", deciding=True),
     RECORD,
     Column("sos", "SoS", "dec3", "Strength of Schedule"),
     Column("esos", "ESoS", "dec3", "Extended Strength of Schedule"),

@@ -16,17 +16,18 @@ from .tables import tables_of
 Ref = Callable[[str], PlayerRef]
 
 TABLE_COLUMNS = (
-    Column("points", "Points"),
+    Column("points", "Points", deciding=True),
     Column("wins", "Wins"),
-    Column("tau", "Tau", title="tau stored over all games (a winner's empty tau counts as the goal)"),
+    Column("tau", "Tau", title="tau stored over all games (a winner's empty tau counts as the goal)",
+           deciding=True),
     Column("opponents_average", "Opp. avg", "dec3",
            "the mean, over every opponent at every table, of their points per round played"),
 )
 MATCH_COLUMNS = (
-    Column("finish", "Finish", "text", numeric=False),
+    Column("finish", "Finish", "text", numeric=False, deciding=True),
     Column("matches", "Matches", "text", "matches won–lost (byes not counted)"),
     Column("games", "Games", "text", "games won–lost"),
-    Column("tau", "Tau", title="tau stored over all games played"),
+    Column("tau", "Tau", title="tau stored over all games played", deciding=True),
 )
 
 

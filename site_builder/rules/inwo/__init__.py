@@ -224,7 +224,7 @@ class _MultiplayerScorer:
         return Bracket(GRID_TEMPLATE, "Advancement grid", (), grid.champion,
                        note=("Each box is a table, its players in place order with their "
                              "Percentage of Goal; a player who advanced links to the table they "
-                             "played next. * shows why a player advanced."), extra=grid)
+                             "played next. Why a player advanced is written under their name."), extra=grid)
 
     def _status_line(self, ranked: list[tables.Ranked]) -> str:
         if not self.event.rounds:

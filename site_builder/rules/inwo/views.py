@@ -22,7 +22,7 @@ Ref = Callable[[str], PlayerRef]
 COLUMNS = (
     Column("finish", "Finish", "text", numeric=False),
     Column("reached", "Round", title="the last round played"),
-    Column("pog", "PoG", "pct", "Percentage of Goal in that round's game"),
+    Column("pog", "PoG", "pct", "Percentage of Goal in that round's game", deciding=True),
     Column("groups", "Groups", title="groups controlled when that game ended"),
 )
 TIEBREAK_LABELS = {"pog": "PoG", "groups": "groups"}

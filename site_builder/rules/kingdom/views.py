@@ -19,7 +19,7 @@ RESULT_LABELS = {WIN: "Win", DRAW: "Cosmic struggle (draw)", LOSS: "Loss", BYE: 
                  UNPAIRED_LOSS: "Unpaired loss", MISSED: "Unpaired loss (missed round)"}
 
 COLUMNS = (
-    Column("points", "Points"),
+    Column("points", "Points", deciding=True),
     Column("record", "W–D–L", "text",
            "wins (byes included) – cosmic struggles (draws) – losses (unpaired losses included)"),
     Column("sos", "SoS", "dec3", "Strength of Schedule"),

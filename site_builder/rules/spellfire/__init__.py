@@ -178,7 +178,8 @@ class _Scorer:
                                 self.event.ref)
         return Bracket(GRID_TEMPLATE, "Advancement grid", (), grid.champion if self.complete else None,
                        note=("Each box is a bracket, its players in place order; a bracket's winner "
-                             "goes on to the box linked beside their name."), extra=grid)
+                             "goes on to the box linked beside their name. A place the judge "
+                             "decided, or shared on equal realms, says so under the name."), extra=grid)
 
     def _players(self) -> dict[str, PlayerResult]:
         if not self.after:

@@ -17,8 +17,8 @@ from .scoring import Bracket, Placing, Scored, Standing
 Ref = Callable[[str], PlayerRef]
 
 COLUMNS = (
-    Column("points", "Points"),
-    Column("finish", "Finish", "text", numeric=False),
+    Column("points", "Points", deciding=True),
+    Column("finish", "Finish", "text", numeric=False, deciding=True),
     Column("rounds_played", "Rounds"),
     Column("brackets_won", "Brackets won"),
     Column("realms", "Realms", title="unrazed realms over every game played"),

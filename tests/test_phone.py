@@ -1,0 +1,224 @@
+"""Players on phones, in real headless Chromium: every table shows rank, player and the numbers
+that decide the order inside a 390-pixel screen, the player column stays put when a table
+scrolls, the standings begin within a screen and a half, a player page leads to the player's
+row in each event, brackets fit a 1280-pixel screen, and a standings page prints alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from conftest import DEMO_BASE, build_demo, served
+
+pytestmark = pytest.mark.browser
+BASE = DEMO_BASE
+PHONE = {"width": 390, "height": 844}
+REGIONAL = "2026-06-13-northern-regional-championship"
+SPELLFIRE = "2025-12-06-leeds-winter-championship"
+INWO = "2026-02-21-inwo-winter-conspiracy"
+INWO_H2H = "2026-09-19-inwo-head-to-head-open"
+HERESY = "2026-04-18-reascension-spring-open"
+ARMAGEDDON = "2026-10-10-armageddon-showdown"
+KINGDOM = "2026-07-11-kingdom-summer-houses"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    """The demo built under a GitHub Pages project path and served by site-builder's server."""
+    _, out = build_demo(tmp_path_factory.mktemp("phone"))
+    with served(out) as address:
+        yield address
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    yield context.new_page()
+    context.close()
+
+
+def right_edges(page: Page, table: str, headings: list[str]) -> dict[str, float]:
+    """The right edge, in pixels from the screen's left, of each named column of the first
+    table matching `table` (as the page first shows it, not scrolled)."""
+    return page.locator(table).first.evaluate(
+        """(table, wanted) => Object.fromEntries([...table.querySelectorAll('thead th')]
+             .filter(th => wanted.includes(th.innerText.trim().toLowerCase()))
+             .map(th => [th.innerText.trim().toLowerCase(), th.getBoundingClientRect().right]))""",
+        [h.lower() for h in headings])
+
+
+# Each page type's table and the columns a player must see without scrolling (the seeds' own
+# deciding numbers: points; place and points for SPELLFIRE; Percentage of Goal and advanced for
+# INWO; tau for Heresy).
+DECIDING = [
+    (f"events/{REGIONAL}/", "table.standings", ["Rank", "Player", "Points"]),
+    (f"events/{REGIONAL}/round-3/", "table.pairings", ["Player", "Result", "Points"]),
+    (f"events/{REGIONAL}/round-3/", "table.standings", ["Rank", "Player", "Points"]),
+    (f"events/{SPELLFIRE}/", "table.standings", ["Rank", "Player", "Points"]),
+    (f"events/{SPELLFIRE}/round-1/", "table.spellfire-bracket", ["Player", "Place", "Points"]),
+    (f"events/{INWO}/", "table.standings", ["Rank", "Player", "PoG"]),
+    (f"events/{INWO}/round-1/", "table.heresy-table", ["Place", "Player", "PoG", "Advanced"]),
+    (f"events/{INWO_H2H}/", "table.standings", ["Rank", "Player", "PoG"]),
+    (f"events/{HERESY}/", "table.standings", ["Rank", "Player", "Points", "Tau"]),
+    (f"events/{HERESY}/round-1/", "table.heresy-table", ["Player", "Tau", "Points"]),
+    (f"events/{ARMAGEDDON}/", "table.standings", ["Rank", "Player", "Finish", "Tau"]),
+    (f"events/{KINGDOM}/", "table.standings", ["Rank", "Player", "Points"]),
+    ("players/ingrid-haugen/", "table.history", ["Event", "Finish", "Score"]),
+    ("players/ingrid-haugen/", "table.games", ["Round", "Opponent", "Result", "Points"]),
+    ("rankings/conquest/", "table.rankings", ["Rank", "Player", "Points"]),
+]
+
+
+@pytest.mark.parametrize("path, table, headings", DECIDING,
+                         ids=[f"{p.split('/')[-2] or p}-{t}" for p, t, _ in DECIDING])
+def test_the_deciding_columns_are_on_a_phone_screen(phone: Page, root: str, path, table,
+                                                    headings):
+    phone.goto(root + path)
+    edges = right_edges(phone, table, headings)
+    assert sorted(edges) == sorted(h.lower() for h in headings), f"columns missing: {edges}"
+    assert {name: edge for name, edge in edges.items() if edge > 390} == {}
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_player_column_stays_when_the_standings_scroll(phone: Page, root: str):
+    phone.goto(root + f"events/{REGIONAL}/")
+    wrap = phone.locator(".table-wrap").filter(has=phone.locator("table.standings"))
+    assert wrap.evaluate("el => el.scrollWidth > el.clientWidth")  # the secondary columns
+    name = phone.locator("table.standings tbody th.player").first
+    rank = phone.locator("table.standings tbody td.rank").first
+    before = (name.bounding_box()["x"], rank.bounding_box()["x"])
+    wrap.evaluate("el => { el.scrollLeft = 300; }")
+    phone.wait_for_function("() => document.querySelector('.table-wrap').scrollLeft > 0")
+    after = (name.bounding_box()["x"], rank.bounding_box()["x"])
+    assert abs(after[0] - before[0]) <= 1 and abs(after[1] - before[1]) <= 1, (before, after)
+    assert name.evaluate("el => el.getClientRects().length") == 1
+    # one line: the name does not wrap
+    assert name.locator("a").evaluate("el => el.getClientRects().length") == 1
+
+
+def test_the_standings_begin_within_a_screen_and_a_half(phone: Page, root: str):
+    for slug in (REGIONAL, SPELLFIRE, INWO, HERESY, KINGDOM):
+        phone.goto(root + f"events/{slug}/")
+        top = phone.locator("table.standings").bounding_box()["y"]
+        assert top < 1.5 * PHONE["height"], (slug, top)
+        # the round menu is there once (the event's navigation), not repeated in the page
+        assert phone.locator("a", has_text=re.compile(r"^Round 1$")).count() == 1
+
+
+def test_a_player_page_leads_to_their_row_in_each_event(page: Page, root: str):
+    page.goto(root + "players/ingrid-haugen/")
+    links = page.locator("table.history td a[href*='#p-']")
+    expect(links).to_have_count(2)  # the Northern Regional and the Leeds SPELLFIRE championship
+    hrefs = [links.nth(i).get_attribute("href") for i in range(2)]
+    assert hrefs[0] == f"{BASE}events/{REGIONAL}/#p-ingrid-haugen"
+    links.first.click()
+    expect(page).to_have_url(root + f"events/{REGIONAL}/#p-ingrid-haugen")
+    row = page.locator("table.standings tr:target")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Ingrid Haugen")
+    expect(row.locator("td.rank")).to_have_text("1")
+    expect(row).to_be_in_viewport()
+
+
+def test_the_players_index_is_by_family_name_with_jump_links(page: Page, root: str):
+    page.goto(root + "players/")
+    # the demo's A group, by family name: Adeyemi, Al-Farsi, Álvarez (accent ignored)
+    group = page.locator("section.player-group").first
+    expect(group.locator("h2")).to_contain_text("A")
+    expect(group.locator("li a")).to_have_text(["Samuel Adeyemi", "Mohammed Al-Farsi",
+                                                 "José Álvarez"])
+    nav = page.get_by_role("navigation", name="Players by family name")
+    # no family name in the demo starts with I, Q, U, X, Y or Z (nor with anything but A–Z)
+    assert nav.locator(".az-empty").all_inner_texts() == ["I", "Q", "U", "X", "Y", "Z", "#"]
+    expect(nav.get_by_role("link")).to_have_count(20)
+    nav.get_by_role("link", name="B", exact=True).click()
+    expect(page).to_have_url(root + "players/#letter-b")
+    expect(page.locator("#letter-b")).to_be_in_viewport()
+
+
+def test_grids_and_brackets_fit_a_desktop_screen(browser, root: str):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    overflowing = []
+    for slug in (INWO, INWO_H2H, SPELLFIRE, REGIONAL, ARMAGEDDON):
+        page.goto(root + f"events/{slug}/bracket/")
+        overflowing += page.evaluate(
+            """() => [...document.querySelectorAll('.bracket-scroll')]
+                 .filter(el => el.scrollWidth > el.clientWidth + 1)
+                 .map(el => location.pathname + ' ' + el.scrollWidth + '>' + el.clientWidth)""")
+    context.close()
+    assert overflowing == []
+
+
+def test_grid_marks_are_explained_in_visible_text(page: Page, root: str):
+    page.goto(root + f"events/{INWO}/bracket/")
+    notes = page.locator(".grid-entries .entry-note")
+    expect(notes.filter(has_text="referee: advanced").first).to_be_visible()
+    page.goto(root + f"events/{SPELLFIRE}/bracket/")
+    expect(page.get_by_text("A place the judge decided, or shared on equal realms, says so under "
+                            "the name.")).to_be_visible()
+
+
+def test_a_standings_page_prints_the_standings_alone_in_columns(page: Page, root: str):
+    page.goto(root + f"events/{REGIONAL}/")
+    page.emulate_media(media="print")
+    for hidden in (".site-header", ".event-nav", ".details", ".report", ".site-footer"):
+        expect(page.locator(hidden).first).to_be_hidden()
+    standings = page.locator("table.standings")
+    expect(standings).to_be_visible()
+    assert standings.locator("tbody").evaluate("el => getComputedStyle(el).columnWidth") != "auto"
+    first = standings.locator("tbody tr").first
+    expect(first.locator("td.key")).to_be_visible()  # points
+    expect(first.locator("td:not(.key):not(.rank)").first).to_be_hidden()  # SoS and the rest
+    assert float(standings.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) > 16
+
+
+def test_every_bracket_prints_on_one_landscape_sheet(browser, root: str):
+    """A4 landscape less 1 cm margins is about 1047 × 718 CSS pixels: every bracket and grid of
+    the demo (up to SPELLFIRE's nine brackets of three) fits it, scaled down where needed,
+    without its navigation arrows."""
+    context = browser.new_context(viewport={"width": 1047, "height": 718})
+    page = context.new_page()
+    page.emulate_media(media="print")
+    too_big = []
+    for slug in (INWO, INWO_H2H, SPELLFIRE, REGIONAL, ARMAGEDDON):
+        page.goto(root + f"events/{slug}/bracket/")
+        size = page.evaluate("[document.documentElement.scrollWidth, "
+                             "document.documentElement.scrollHeight]")
+        if size[0] > 1047 or size[1] > 718:
+            too_big.append((slug, size))
+        assert page.locator("main").evaluate("el => getComputedStyle(el).page") == "wide"
+        assert page.locator("a.advance:visible").count() == 0
+    context.close()
+    assert too_big == []
+
+
+@pytest.mark.parametrize("path", ["players/", f"events/{REGIONAL}/", f"events/{INWO}/bracket/"])
+def test_phone_pages_have_no_accessibility_violations(phone: Page, root: str, path: str):
+    phone.goto(root + path)
+    results = Axe().run(phone)
+    assert results.violations_count == 0, results.generate_report()
+
+
+def test_on_a_desktop_screen_no_table_or_bracket_is_cut(browser, root: str):
+    """At 1280 px every page type shows its tables and brackets whole: nothing scrolls
+    sideways, neither the page nor a table's or bracket's own box."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    paths = ["", "events/", "players/", "rankings/", "rankings/conquest/",
+             "players/ingrid-haugen/"]
+    for slug in (REGIONAL, SPELLFIRE, INWO, INWO_H2H, HERESY, ARMAGEDDON, KINGDOM):
+        paths += [f"events/{slug}/", f"events/{slug}/round-1/"]
+    cut = []
+    for path in paths:
+        page.goto(root + path)
+        cut += page.evaluate(
+            """() => [document.documentElement, ...document.querySelectorAll(
+                    '.table-wrap, .bracket-scroll')]
+                 .filter(el => el.scrollWidth > el.clientWidth + 1)
+                 .map(el => location.pathname + ' ' + (el.className || 'page'))""")
+    context.close()
+    assert cut == []
