@@ -117,7 +117,22 @@ def _parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--host", default="127.0.0.1",
                            help="address to listen on (default: 127.0.0.1, this computer only)")
     serve_cmd.set_defaults(run=_run_serve)
+
+    new_cmd = commands.add_parser(
+        "new", help="start a league: a new folder with site.toml, data/, content/, an example "
+                    "event and the GitHub Pages workflow")
+    new_cmd.add_argument("folder", metavar="FOLDER", help="a new or empty folder")
+    new_cmd.add_argument("--title", help="the league's name (default: from the folder's name)")
+    new_cmd.add_argument("--install", metavar="REQUIREMENT",
+                         help="how the workflow installs the tool (default: site-builder==<this "
+                              "version>; or git+https://…@<tag>)")
+    new_cmd.set_defaults(run=_run_new, source=".", out=None)
     return parser
+
+
+def _run_new(args: argparse.Namespace) -> int:
+    from .newleague import run_new
+    return run_new(args)
 
 
 def _port(text: str) -> int:
@@ -331,6 +346,9 @@ def _print_summary(result, source: str, out: str, seconds: float) -> None:
           f"({result.files} files: {result.rendered} rendered, {result.written} written"
           f"{f', {result.deleted} deleted' if result.deleted else ''}) into {out}/ in "
           f"{seconds:.2f}s{warnings}  [{stages}]", file=sys.stderr)
+    if not result.events:
+        print(f"No events yet: add a folder {Path(source) / 'data' / 'events'}/<slug>/ with an "
+              "event.toml and its round files, then build again.", file=sys.stderr)
     options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
                       if value not in (".", "_site"))
     print(f"Preview: {_invocation()} serve{options}  →  "

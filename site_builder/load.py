@@ -47,11 +47,12 @@ def check_source(source: Path) -> None:
             raise ConfigError(f"--source {shown} is a file: give the site's folder, the one "
                               "holding site.toml, data/ and content/")
         os.listdir(source)  # readable?
-        data = source / "data"
-        if not data.is_dir():
-            what = "is a file, not a folder" if data.exists() else "is missing"
-            raise ConfigError(f"{data} {what}: a results site keeps its events in "
-                              f"data/events/<slug>/ (is --source {shown} the right folder?)")
+        events = source / EVENTS_DIR
+        if not events.is_dir():
+            what = "is a file, not a folder" if events.exists() else "is missing"
+            raise ConfigError(f"{events.absolute()} {what}: a results site keeps its events in "
+                              f"{EVENTS_DIR}/<slug>/ (is --source {shown} the right folder? "
+                              "To start a league: site-builder new FOLDER)")
     except OSError as exc:
         raise ConfigError(f"--source {shown} cannot be read: {exc.strerror or exc}: give the "
                           "build access to it (chmod)") from None

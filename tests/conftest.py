@@ -108,7 +108,7 @@ def site(tmp_path):
 class ScratchSite:
     def __init__(self, root: Path):
         self.root = root
-        (root / "data").mkdir(parents=True, exist_ok=True)  # what makes a folder a site
+        (root / "data/events").mkdir(parents=True, exist_ok=True)  # what makes a folder a site
         self.out = root.parent / "out"
 
     def write(self, files: dict[str, str | bytes]) -> ScratchSite:

@@ -231,7 +231,7 @@ def test_a_character_xml_cannot_carry_is_replaced(site):
 
 
 def test_a_site_without_events_has_no_feed(site):
-    (site.root / "data/events").mkdir(parents=True)
+    (site.root / "data/events").mkdir(parents=True, exist_ok=True)
     assert site.build() == 0
     assert not (site.out / "feed.xml").exists()
 

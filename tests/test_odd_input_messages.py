@@ -70,7 +70,7 @@ def test_a_toml_error_does_not_add_a_report_has_no_event_warning(site, run_cli):
 def test_a_template_that_fails_is_one_message_and_nothing_is_written(site, run_cli, body, message):
     site.write({"themes/default/templates/404.html":
                 '{% extends "base.html" %}{% block main %}' + body + "{% endblock %}"})
-    (site.root / "data/events").mkdir()
+    (site.root / "data/events").mkdir(exist_ok=True)
     result = run_cli("build", "--source", site.root, "--out", site.out)
     assert result.code == 1 and not site.out.exists()
     assert result.lines == [f"site-builder: themes/default/templates/404.html:1: {message}"]

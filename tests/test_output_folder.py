@@ -73,8 +73,9 @@ def test_an_earlier_build_is_recognised_by_its_marker_and_replaced(built, run_cl
     ("missing", "--source {source}: there is no such folder"),
     ("a-file", "--source {source} is a file: give the site's folder, the one holding site.toml, "
                "data/ and content/"),
-    ("no-data", "data is missing: a results site keeps its events in data/events/<slug>/ "
-                "(is --source . the right folder?)"),
+    ("no-data", "{source}/data/events is missing: a results site keeps its events in "
+                "data/events/<slug>/ (is --source . the right folder? To start a league: "
+                "site-builder new FOLDER)"),
 ])
 def test_a_source_that_is_not_a_site_leaves_the_published_site_alone(
         built, run_cli, tmp_path, command, source, message):
@@ -97,7 +98,10 @@ def test_data_events_that_is_a_file_is_an_error(built, run_cli):
     before = snapshot(built.out)
     result = run_cli("build", "--source", built.root, "--out", built.out)
     assert result.code == 1
-    assert "data/events: is not a folder: each event is a folder data/events/<slug>/" in result.err
+    assert result.lines == [f"site-builder: {built.root / 'data/events'} is a file, not a "
+                            "folder: a results site keeps its events in data/events/<slug>/ (is "
+                            "--source . the right folder? To start a league: site-builder new "
+                            "FOLDER)"]
     assert snapshot(built.out) == before
 
 

@@ -127,8 +127,10 @@ def test_check_on_a_clean_site_says_so(site, run_cli):
 
 
 def test_build_summary_names_the_output_and_the_preview(site, run_cli):
-    (site.root / "data/events").mkdir(parents=True)  # a new site: no event yet
+    (site.root / "data/events").mkdir(parents=True, exist_ok=True)  # a new site: no event yet
     result = run_cli("build", "--source", site.root, "--out", site.out)
     assert result.code == 0
     assert result.lines[0].startswith("Built 0 events, 7 pages (") and f"into {site.out}/" in result.lines[0]
-    assert result.lines[1].startswith("Preview: ") and "serve --out" in result.lines[1]
+    assert result.lines[1] == ("No events yet: add a folder data/events/<slug>/ with an event.toml "
+                               "and its round files, then build again.")
+    assert result.lines[2].startswith("Preview: ") and "serve --out" in result.lines[2]

@@ -6,6 +6,7 @@ UTF-8 or not URL-safe are reported; no single input may be large enough to exhau
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import unicodedata
 
@@ -68,7 +69,7 @@ def test_links_inside_the_site_and_linked_top_level_folders_are_followed(site, r
     (data / "events/2024-05-18-cup/event.toml").write_text(
         conquest_event(name="Linked Cup", structure="custom", swiss_rounds=2, cut=0))
     (data / "events/2024-05-18-cup/round-1.csv").write_text(ROUND_1)
-    os.rmdir(site.root / "data")
+    shutil.rmtree(site.root / "data")
     os.symlink(data, site.root / "data")
     site.write({"content/about.md": "# About\n\nThe club.\n"})
     os.symlink("about.md", site.root / "content/club.md")
