@@ -138,7 +138,11 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
     date = keys.date("date", required=True)
     game = keys.text("game", required=True, example='game = "conquest"')
     if game is not None:
-        game = game.lower()
+        written, game = game, game.strip().lower()
+        if written != game and game in RULESETS:
+            keys.log.warning(keys.doc.shown, keys.doc.line_of("game"),
+                             f'game = "{written}" is read as game = "{game}": game names are '
+                             "written in lowercase")
         if game in PLANNED_GAMES:
             keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
                            f"game = \"{game}\" is not supported by this version yet: "

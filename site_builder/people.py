@@ -7,6 +7,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .problems import ProblemLog
 from .sources import FOLDER, kind
@@ -63,6 +64,8 @@ class Directory:
 
     ids_by_key: dict[str, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    name_index: Any = field(default=None, compare=False, repr=False)
+    """namechecks' index of the names above, made the first time an event is checked."""
 
     def id_for(self, name: str) -> str:
         return self.ids_by_key.get(name_key(name)) or default_id(name)

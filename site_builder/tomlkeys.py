@@ -82,7 +82,8 @@ class KeyReader:
         return value.strip().lower()
 
     def date(self, key: str, *, required: bool = False, example: str = "2024-05-18") -> dt.date | None:
-        """A TOML date; quoted ISO dates ("2024-05-18") are accepted too, as organizers write them."""
+        """A TOML date. A date in quotes is text to TOML, and other tools reading the file would
+        see text: it is an error that shows the date form."""
         value = self._raw(key, required, f"{key} = {example}")
         if value is _MISSING:
             return None
@@ -92,9 +93,14 @@ class KeyReader:
             return value
         if isinstance(value, str):
             try:
-                return dt.date.fromisoformat(value.strip())
+                day = dt.date.fromisoformat(value.strip())
             except ValueError:
                 pass
+            else:
+                self.log.error(self.doc.shown, self.doc.line_of(key),
+                               f'{key} = "{value}" is text in quotes: write the date without '
+                               f"quotes, as TOML dates are written: {key} = {day.isoformat()}")
+                return None
         shown = repr(value) if isinstance(value, str) else str(value)
         self.log.error(self.doc.shown, self.doc.line_of(key),
                        f"{key} = {shown} is not a date: expected YYYY-MM-DD, e.g. {key} = {example}")

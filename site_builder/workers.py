@@ -21,6 +21,7 @@ from typing import Any
 
 from .facts import EventFacts, digest, event_facts
 from .load import assign_event_ids, load_event
+from .namechecks import check_names
 from .plan import Page, event_pages, event_warnings, output_path
 from .problems import Problem, ProblemLog, sorted_problems
 from .publish import Written
@@ -87,6 +88,7 @@ def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
     event = load_event(job.source, folder, log)
     if event is not None:
         assign_event_ids(event, job.directory, log)
+        check_names(event, job.directory, log)
     if event is None or log.has_errors():
         outcome.problems, outcome.has_errors = log.problems, log.has_errors()
         return outcome
