@@ -4,12 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # apt needs root; use sudo when we are not root and it exists.
+# The bundled demo league; the tests use their own copy (tests/fixtures/demo).
+DEMO   := examples/northern-league
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
 
 .PHONY: help site serve watch check test bench golden chromium clean
 
 help:
-	@echo "make site   build the demo site into _site/ (sets up .venv on first use)"
+	@echo "make site   build the demo league (examples/northern-league) into _site/ (sets up .venv on first use)"
 	@echo "make serve  build, preview on http://127.0.0.1:8000/ and rebuild as files change"
 	@echo "make watch  the same without the server (rebuilds _site/ as files change)"
 	@echo "make check  validate the data without building"
@@ -28,16 +30,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	@touch $@
 
 site: $(VENV)/.installed
-	$(BIN)/site-builder build --source . --out _site
+	$(BIN)/site-builder build --source $(DEMO) --out _site
 
 serve: $(VENV)/.installed
-	$(BIN)/site-builder serve --source .
+	$(BIN)/site-builder serve --source $(DEMO)
 
 watch: $(VENV)/.installed
-	$(BIN)/site-builder watch --source .
+	$(BIN)/site-builder watch --source $(DEMO)
 
 check: $(VENV)/.installed
-	$(BIN)/site-builder check --source .
+	$(BIN)/site-builder check --source $(DEMO)
 
 # Browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
 chromium:
@@ -56,7 +58,7 @@ bench: $(VENV)/.installed
 # The demo's output as tests/test_golden.py expects it: run after a change to the pages is meant.
 golden: $(VENV)/.installed
 	rm -rf tests/golden/demo
-	$(BIN)/site-builder build --clean --source . --out tests/golden/demo
+	$(BIN)/site-builder build --clean --source tests/fixtures/demo --out tests/golden/demo
 	rm -f tests/golden/demo.state
 
 clean:

@@ -3,7 +3,7 @@
 
     .venv/bin/python scripts/make_demo_data.py
 
-Writes `data/players.csv` and `data/events/<slug>/` (event.toml, round-<n>.csv and, for the
+Writes the demo league's `data/players.csv` and `data/events/<slug>/` (in examples/northern-league/) (event.toml, round-<n>.csv and, for the
 regional, players.csv). Every random choice comes from `random.Random` with a fixed seed, so
 every run writes byte-identical files.
 
@@ -46,7 +46,7 @@ from site_builder.rules.conquest.scoring import cut_players, swiss_games, swiss_
 from site_builder.rules.conquest.structure import ConquestOptions, make_plan  # noqa: E402
 from site_builder.rules.tiebreaks import default_seed  # noqa: E402
 
-DATA = ROOT / "data"
+DATA = ROOT / "examples" / "northern-league" / "data"
 EVENTS = DATA / "events"
 
 MASTER_SEED = 40_000  # every random choice below derives from this

@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_demo_data import NAMES, toml_string, write_csv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-EVENTS = ROOT / "data" / "events"
+EVENTS = ROOT / "examples" / "northern-league" / "data" / "events"
 
 MASTER_SEED = 1994  # the year SPELLFIRE came out; every random choice derives from this
 MAX_ATTEMPTS = 200

@@ -22,6 +22,9 @@ from site_builder.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DEMO_SITE = FIXTURES / "demo"
+"""The demo league as the tests know it: a copy of examples/northern-league/ made for them, so
+that the example can change, or go, without breaking a test."""
 DEMO_BASE = "/my-league/"
 """The GitHub Pages project path the browser tests build the demo under."""
 
@@ -31,8 +34,8 @@ def build_demo(root: Path, *extra: str) -> tuple[Path, Path]:
     DEMO_BASE: (source, out)."""
     source = root / "site"
     for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
-    shutil.copy(REPO / "site.toml", source)
+        shutil.copytree(DEMO_SITE / name, source / name)
+    shutil.copy(DEMO_SITE / "site.toml", source)
     out = root / "out"
     assert main(["build", "--source", str(source), "--out", str(out), "--base-url", DEMO_BASE,
                  *extra]) == 0

@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from conftest import DEMO_BASE, REPO, build_demo, served
+from conftest import DEMO_BASE, DEMO_SITE, build_demo, served
 
 pytestmark = pytest.mark.browser
 BASE = DEMO_BASE
@@ -118,7 +118,7 @@ def test_no_page_is_wider_than_a_phone(browser, root: str):
     sideways on a 390-pixel phone (visually hidden text in a scrolled table once escaped it)."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    events = REPO / "data" / "events"  # the page list comes from the demo data
+    events = DEMO_SITE / "data" / "events"  # the page list comes from the demo data
     paths = ["", "events/", "rankings/", "players/"]
     for slug in sorted(p.name for p in events.iterdir() if p.is_dir()):
         rounds = sorted((events / slug).glob("round-*.csv"))

@@ -16,16 +16,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import REPO, conquest_event, read_page
+from conftest import DEMO_SITE, conquest_event, read_page
 
 BASE = "/my-league/"
-EVENTS = sorted(p.name for p in (REPO / "data/events").iterdir() if p.is_dir())
+EVENTS = sorted(p.name for p in (DEMO_SITE / "data/events").iterdir() if p.is_dir())
 
 
 def copy_demo(destination: Path) -> Path:
     for name in ("data", "content"):
-        shutil.copytree(REPO / name, destination / name)
-    shutil.copy(REPO / "site.toml", destination / "site.toml")
+        shutil.copytree(DEMO_SITE / name, destination / name)
+    shutil.copy(DEMO_SITE / "site.toml", destination / "site.toml")
     return destination
 
 
@@ -61,7 +61,7 @@ def parse(path: Path) -> Links:
 
 
 def test_demo_data_is_clean(run_cli):
-    result = run_cli("check", "--source", REPO)
+    result = run_cli("check", "--source", DEMO_SITE)
     assert result.code == 0
     assert result.lines == [f"Checked {len(EVENTS)} events: no problems."]
 
@@ -71,7 +71,7 @@ def test_every_page_the_contract_lists_exists(demo):
                  "players/index.html", "about/index.html"):
         assert (demo / page).is_file(), page
     for slug in EVENTS:
-        rounds = sorted((REPO / "data/events" / slug).glob("round-*.csv"))
+        rounds = sorted((DEMO_SITE / "data/events" / slug).glob("round-*.csv"))
         assert (demo / f"events/{slug}/index.html").is_file()
         assert (demo / f"events/{slug}/standings.json").is_file()
         for n in range(1, len(rounds) + 1):

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import DEMO_SITE, REPO
 
 SCRIPTS = REPO / "scripts"
 
@@ -38,5 +38,5 @@ def test_generator_reproduces_the_committed_demo_data(script, tmp_path, monkeypa
     capsys.readouterr()
     written = files_under(tmp_path / "data")
     assert written, "the generator wrote nothing"
-    _, mismatch, errors = filecmp.cmpfiles(tmp_path / "data", REPO / "data", written, shallow=False)
+    _, mismatch, errors = filecmp.cmpfiles(tmp_path / "data", DEMO_SITE / "data", written, shallow=False)
     assert mismatch == [] and errors == []

@@ -20,7 +20,7 @@ from pathlib import Path
 import feedparser
 import pytest
 
-from conftest import REPO
+from conftest import DEMO_SITE
 from site_builder.build import build
 from site_builder.facts import EventLabel, EventSummary
 from site_builder.feeds import FEED_SIZE, entries, rounds_in
@@ -36,8 +36,8 @@ TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:
 
 def demo_copy(root: Path) -> Path:
     for name in ("data", "content"):
-        shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "site.toml", root / "site.toml")
+        shutil.copytree(DEMO_SITE / name, root / name)
+    shutil.copy(DEMO_SITE / "site.toml", root / "site.toml")
     return root
 
 
@@ -92,7 +92,7 @@ def output_file(out: Path, href: str, base: str = BASE) -> Path:
 def test_the_site_feed_follows_every_event_newest_first(demo):
     feed = read(demo / "feed.xml")
     atom(demo / "feed.xml")
-    events = sorted(p.name for p in (REPO / "data/events").iterdir() if p.is_dir())
+    events = sorted(p.name for p in (DEMO_SITE / "data/events").iterdir() if p.is_dir())
     links = [e.link for e in feed.entries]
     assert [link for link in links if not link.rstrip("/").split("/")[-1].startswith("round-")] == \
         [f"{BASE}events/{slug}/" for slug in reversed(events)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from conftest import REPO
+from conftest import DEMO_SITE, REPO
 from site_builder.build import build
 
 GOLDEN = REPO / "tests" / "golden" / "demo"
@@ -43,7 +43,7 @@ def differences(expected: dict[str, bytes], actual: dict[str, bytes]) -> str:
 
 def test_the_demo_site_is_its_golden_copy(tmp_path):
     out = tmp_path / "out"
-    build(REPO, out, clean=True)
+    build(DEMO_SITE, out, clean=True)
     expected, actual = tree(GOLDEN), tree(out)
     assert len(expected) > 200, "no golden copy: run `make golden`"
     problems = differences(expected, actual)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import DEMO_SITE, REPO
 from site_builder.build import build
 from site_builder.problems import DataError
 from site_builder.session import Session
@@ -29,9 +29,10 @@ EVENTS = "data/events"
 
 def demo_copy(root: Path) -> Path:
     """A copy of the demo site (data, content, site.toml and its own copy of the theme)."""
-    for name in ("data", "content", "themes"):
-        shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "site.toml", root / "site.toml")
+    for name in ("data", "content"):
+        shutil.copytree(DEMO_SITE / name, root / name)
+    shutil.copytree(REPO / "themes", root / "themes")
+    shutil.copy(DEMO_SITE / "site.toml", root / "site.toml")
     return root
 
 

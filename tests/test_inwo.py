@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import REPO, score_files
+from conftest import DEMO_SITE, score_files
 from site_builder.numbers import decimals
 from site_builder.rules.inwo.percentage import (groups_percentage, part_percentage,
                                                 percentage_of_goal, special_goal_percentage)
@@ -372,7 +372,7 @@ def test_head_to_head_two_winners(check):
 def test_demo_events_show_percentage_of_goal_and_why_players_advanced(site):
     import shutil
     for slug in ("2026-02-21-inwo-winter-conspiracy", "2026-09-19-inwo-head-to-head-open"):
-        shutil.copytree(REPO / "data" / "events" / slug, site.root / "data" / "events" / slug)
+        shutil.copytree(DEMO_SITE / "data" / "events" / slug, site.root / "data" / "events" / slug)
     assert site.build() == 0
     round_1 = site.html("events/2026-02-21-inwo-winter-conspiracy/round-1/")
     # Table 3 ran out of time: Gareth Pryce's 90% special goal beats Dmitri Volkov's 87.1429%.

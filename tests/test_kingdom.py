@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import REPO, read_page, score_files
+from conftest import DEMO_SITE, read_page, score_files
 from test_validation import error_at
 
 HEADER = "table,player,houses,result"
@@ -295,9 +295,9 @@ def demo(tmp_path_factory):
     from site_builder.cli import main
 
     source = tmp_path_factory.mktemp("kingdom") / "site"
-    shutil.copytree(REPO / "data/events" / DEMO, source / "data/events" / DEMO)
-    shutil.copy(REPO / "data/players.csv", source / "data/players.csv")
-    shutil.copy(REPO / "site.toml", source / "site.toml")
+    shutil.copytree(DEMO_SITE / "data/events" / DEMO, source / "data/events" / DEMO)
+    shutil.copy(DEMO_SITE / "data/players.csv", source / "data/players.csv")
+    shutil.copy(DEMO_SITE / "site.toml", source / "site.toml")
     out = source.parent / "out"
     assert main(["build", "--source", str(source), "--out", str(out)]) == 0
     return out

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import REPO
+from conftest import DEMO_SITE
 from site_builder.cli import main
 from site_builder.pair.heresy import (Contender, choose_bye, double_round, group_tables,
                                       ranking_order, single_round)
@@ -630,7 +630,7 @@ def test_pair_forms_the_demos_double_elimination_rounds(site, pair):
     Given its rounds 1 to k − 1, pair forms its round k, table for table, k = 2 … 6: the
     winners' and losers' brackets, the bye to Pieter van Dijk (who just lost the winners'
     final), Tomasz Nowak waiting unbeaten, and the final; then it says the event is over."""
-    demo = REPO / "data/events/2026-10-10-armageddon-showdown"
+    demo = DEMO_SITE / "data/events/2026-10-10-armageddon-showdown"
     site.write({f"{EV}/event.toml": (demo / "event.toml").read_text(encoding="utf-8"),
                 f"{EV}/round-1.csv": (demo / "round-1.csv").read_text(encoding="utf-8")})
 

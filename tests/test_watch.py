@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, conquest_event, write_files
+from conftest import DEMO_SITE, REPO, conquest_event, write_files
 from site_builder.session import Session as Project
 from site_builder.watch import Watcher, relevant
 
@@ -252,9 +252,10 @@ def test_every_template_of_the_default_theme_reaches_the_pages_drawing_it(tmp_pa
     template loaded in a way the recording misses would leave its pages stale). Fixed again,
     the output equals a clean build's."""
     source = tmp_path / "site"
-    for name in ("data", "content", "themes"):
-        shutil.copytree(REPO / name, source / name)
-    shutil.copy(REPO / "site.toml", source / "site.toml")
+    for name in ("data", "content"):
+        shutil.copytree(DEMO_SITE / name, source / name)
+    shutil.copytree(REPO / "themes", source / "themes")
+    shutil.copy(DEMO_SITE / "site.toml", source / "site.toml")
     out = tmp_path / "out"
     session = Project(source, out)
     assert not session.build_all().errors

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, conquest_event, write_files
+from conftest import DEMO_SITE, REPO, conquest_event, write_files
 from site_builder.workers import SERIAL_BELOW
 
 NAMES = ["Ada", "Bram", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
@@ -43,8 +43,8 @@ def test_workers_write_what_one_process_writes(tmp_path):
         pytest.skip("workers are used only with two cores or more")
     source = tmp_path / "site"
     for name in ("data", "content"):
-        shutil.copytree(REPO / name, source / name)
-    shutil.copy(REPO / "site.toml", source / "site.toml")
+        shutil.copytree(DEMO_SITE / name, source / name)
+    shutil.copy(DEMO_SITE / "site.toml", source / "site.toml")
     for n in range(SERIAL_BELOW):  # enough events, whatever the demo holds
         players = NAMES[n % 3:] + NAMES[: n % 3]
         rows = "".join(f"{t + 1},{players[2 * t]},{'win' if (n + t) % 2 else 'loss'}\n"
