@@ -62,6 +62,8 @@ class EventSummary:
     location: str | None
     subtitle: str
     label: EventLabel
+    rounds_in: tuple[int, ...] = ()
+    """The rounds whose results are all in (the feeds list them while the event runs)."""
 
 
 def summarize(scored: ScoredEvent) -> EventSummary:
@@ -72,7 +74,8 @@ def summarize(scored: ScoredEvent) -> EventSummary:
                        scored.complete)
     return EventSummary(info.slug, url, scored.display_name, info.date, info.game, title,
                         scored.status_line, scored.complete, players, scored.winner, info.location,
-                        scored.subtitle, label)
+                        scored.subtitle, label,
+                        tuple(r.number for r in scored.rounds if not r.in_progress))
 
 
 # Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted

@@ -29,14 +29,6 @@ FEED_SIZE = 50
 """Entries per feed, the newest: a reader polls the feed, and the archive holds the rest."""
 ATOM = "http://www.w3.org/2005/Atom"
 
-_ROUNDS_IN = (
-    # (the rules' wording in a status line, the rounds not in among those it counts):
-    # "round 3 of 4 being played", "Top 8 (round 5 of 6) being played", "round 3 being played"
-    (re.compile(r"\bround (\d+)(?: of \d+)?\)? being played"), 1),
-    (re.compile(r"\b(\d+) (?:of \d+ )?rounds? played"), 0),  # "2 of 4 rounds played"
-    (re.compile(r"\ball (\d+) rounds in\b"), 0),  # "all 4 rounds in, not yet marked final"
-    (re.compile(r"\bafter round (\d+)\b"), 0),  # "9 players through after round 2"
-)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 """Characters XML 1.0 cannot carry, even escaped."""
 
@@ -93,7 +85,7 @@ def entries(summaries: Sequence[EventSummary]) -> tuple[Entry, ...]:
             found += [Entry(f"{summary.url}round-{n}/", f"Round {n} results: {title}",
                             summary.date, f"{when}: the results of round {n} are in. "
                                           f"{summary.status}.")
-                      for n in range(rounds_in(summary.status), 0, -1)]
+                      for n in reversed(summary.rounds_in)]
     return tuple(found[:FEED_SIZE])
 
 
@@ -103,16 +95,6 @@ def describe(summary: EventSummary) -> str:
     players = f"{summary.players} player{'' if summary.players == 1 else 's'}"
     outcome = f"Won by {summary.winner.name}" if summary.winner else summary.status
     return f"{summary.game_title}, {long_date(summary.date)}{where}: {players}. {outcome}."
-
-
-def rounds_in(status: str) -> int:
-    """How many rounds of an event in progress have all their results in, as its status line
-    says it ('In progress: round 3 of 4 being played' → 2); 0 when it does not say."""
-    for pattern, playing in _ROUNDS_IN:
-        found = pattern.search(status)
-        if found:
-            return max(int(found.group(1)) - playing, 0)
-    return 0
 
 
 def atom(config: SiteConfig, feed: Feed) -> str:

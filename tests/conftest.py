@@ -29,13 +29,20 @@ DEMO_BASE = "/my-league/"
 """The GitHub Pages project path the browser tests build the demo under."""
 
 
-def build_demo(root: Path, *extra: str) -> tuple[Path, Path]:
-    """A copy of the demo (data, content, site.toml) under `root`, built with --base-url
-    DEMO_BASE: (source, out)."""
-    source = root / "site"
+def copy_demo(destination: Path, with_theme: bool = False) -> Path:
+    """A copy of the tests' demo league (data, content, site.toml) at `destination`; with
+    `with_theme`, a copy of the default theme as the site's own (themes/default)."""
     for name in ("data", "content"):
-        shutil.copytree(DEMO_SITE / name, source / name)
-    shutil.copy(DEMO_SITE / "site.toml", source)
+        shutil.copytree(DEMO_SITE / name, destination / name)
+    shutil.copy(DEMO_SITE / "site.toml", destination / "site.toml")
+    if with_theme:
+        shutil.copytree(REPO / "themes", destination / "themes")
+    return destination
+
+
+def build_demo(root: Path, *extra: str) -> tuple[Path, Path]:
+    """A copy of the demo under `root`, built with --base-url DEMO_BASE: (source, out)."""
+    source = copy_demo(root / "site")
     out = root / "out"
     assert main(["build", "--source", str(source), "--out", str(out), "--base-url", DEMO_BASE,
                  *extra]) == 0

@@ -7,7 +7,6 @@ import filecmp
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -16,17 +15,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import DEMO_SITE, conquest_event, read_page
+from conftest import DEMO_SITE, conquest_event, copy_demo, read_page
 
 BASE = "/my-league/"
 EVENTS = sorted(p.name for p in (DEMO_SITE / "data/events").iterdir() if p.is_dir())
-
-
-def copy_demo(destination: Path) -> Path:
-    for name in ("data", "content"):
-        shutil.copytree(DEMO_SITE / name, destination / name)
-    shutil.copy(DEMO_SITE / "site.toml", destination / "site.toml")
-    return destination
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -20,10 +19,10 @@ from pathlib import Path
 import feedparser
 import pytest
 
-from conftest import DEMO_SITE
+from conftest import DEMO_SITE, copy_demo
 from site_builder.build import build
 from site_builder.facts import EventLabel, EventSummary
-from site_builder.feeds import FEED_SIZE, entries, rounds_in
+from site_builder.feeds import FEED_SIZE, entries
 
 A = "{http://www.w3.org/2005/Atom}"
 BASE = "/my-league/"
@@ -34,17 +33,10 @@ TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:
 """An RFC 3339 date-time, as atom:updated must be."""
 
 
-def demo_copy(root: Path) -> Path:
-    for name in ("data", "content"):
-        shutil.copytree(DEMO_SITE / name, root / name)
-    shutil.copy(DEMO_SITE / "site.toml", root / "site.toml")
-    return root
-
-
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Path:
     """The demo built under a path-only base_url."""
-    source = demo_copy(tmp_path_factory.mktemp("feeds") / "site")
+    source = copy_demo(tmp_path_factory.mktemp("feeds") / "site")
     out = source.parent / "out"
     build(source, out, base_url=BASE)
     return out
@@ -150,7 +142,7 @@ def test_every_link_of_a_feed_leads_to_a_published_page(demo):
 @pytest.fixture(scope="module")
 def hosted(tmp_path_factory) -> Path:
     """The demo built under a full base_url."""
-    source = demo_copy(tmp_path_factory.mktemp("hosted") / "site")
+    source = copy_demo(tmp_path_factory.mktemp("hosted") / "site")
     build(source, source.parent / "out", base_url=HOST)
     return source.parent / "out"
 
@@ -171,7 +163,7 @@ def test_ids_are_tag_uris_without_a_host_and_urls_with_one(demo, hosted):
 def test_feeds_have_no_build_time_and_the_same_bytes_every_build(demo, tmp_path):
     """Two builds from nothing, and one from the state after an in-progress round changed: each
     feed is the same bytes as a clean build gives."""
-    source = demo_copy(tmp_path / "site")
+    source = copy_demo(tmp_path / "site")
     build(source, tmp_path / "a", base_url=BASE)
     feeds = ["feed.xml", *(f"events/{p.name}" for p in (demo / "events").glob("*.xml"))]
     for name in feeds:
@@ -236,37 +228,36 @@ def test_a_site_without_events_has_no_feed(site):
     assert not (site.out / "feed.xml").exists()
 
 
-def summary(number: int, complete: bool = True, status: str = "Final") -> EventSummary:
+def summary(number: int, complete: bool = True, status: str = "Final",
+            rounds_in: tuple[int, ...] = ()) -> EventSummary:
     date = dt.date(2020, 1, 1) + dt.timedelta(days=number)
     slug = f"{date.isoformat()}-e{number}"
     label = EventLabel(slug, f"events/{slug}/", f"E{number}", "", date, "Kingdom", complete)
     return EventSummary(slug, f"events/{slug}/", f"E{number}", date, "kingdom", "Kingdom", status,
-                        complete, 4, None, None, "", label)
+                        complete, 4, None, None, "", label, rounds_in)
 
 
 def test_a_feed_holds_the_newest_entries_only():
     events = [summary(n) for n in range(80, 0, -1)]
-    events[0] = summary(80, False, "In progress: round 3 of 4 being played")
+    events[0] = summary(80, False, "In progress: round 3 of 4 being played", (1, 2))
     found = entries(events)
     assert len(found) == FEED_SIZE
     assert [e.title for e in found[:3]] == ["E80", "Round 2 results: E80", "Round 1 results: E80"]
     assert found[-1].title == f"E{80 - FEED_SIZE + 3}"
 
 
-@pytest.mark.parametrize("status, rounds", [
-    ("In progress: round 3 of 4 being played", 2),
-    ("In progress: Top 8 (round 5 of 6) being played", 4),
-    ("In progress: round 2 being played", 1),
-    ("In progress: 2 of 4 rounds played", 2),
-    ("In progress: 1 round played · unscored", 1),
-    ("In progress: all 4 rounds in, not yet marked final", 4),
-    ("In progress: 9 players through after round 2", 2),
-    ("In progress: 4 players still in", 0),
-    ("In progress: the final table being played", 0),
-    ("No results yet", 0),
-])
-def test_the_rounds_in_are_read_from_the_status_line(status, rounds):
-    assert rounds_in(status) == rounds
+def test_an_event_in_progress_lists_the_rounds_whose_results_are_in(tmp_path):
+    """Read from the rounds themselves, whatever the status line says: an Armageddon event
+    ("4 players still in") lists its rounds too."""
+    source = copy_demo(tmp_path / "site")
+    armageddon = source / "data/events/2026-10-10-armageddon-showdown"
+    rounds = sorted(armageddon.glob("round-*.csv"), key=lambda p: int(p.stem.split("-")[1]))
+    rounds[-1].unlink()  # the last round not played yet: the event is in progress
+    build(source, tmp_path / "out", base_url=BASE)
+    titles = [entry.title for entry in feedparser.parse(
+        (tmp_path / "out/events/heresy.xml").read_bytes()).entries]
+    shown = [t for t in titles if "Armageddon Showdown" in t]
+    assert shown[1:] == [f"Round {n} results: {shown[0]}" for n in range(len(rounds) - 1, 0, -1)]
 
 
 # ---------------------------------------------------------------- link previews

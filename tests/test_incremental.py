@@ -12,14 +12,13 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import shutil
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import DEMO_SITE, REPO
+from conftest import copy_demo
 from site_builder.build import build
 from site_builder.problems import DataError
 from site_builder.session import Session
@@ -29,11 +28,7 @@ EVENTS = "data/events"
 
 def demo_copy(root: Path) -> Path:
     """A copy of the demo site (data, content, site.toml and its own copy of the theme)."""
-    for name in ("data", "content"):
-        shutil.copytree(DEMO_SITE / name, root / name)
-    shutil.copytree(REPO / "themes", root / "themes")
-    shutil.copy(DEMO_SITE / "site.toml", root / "site.toml")
-    return root
+    return copy_demo(root, with_theme=True)
 
 
 def files(folder: Path) -> list[str]:

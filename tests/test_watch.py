@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DEMO_SITE, REPO, conquest_event, write_files
+from conftest import conquest_event, copy_demo, write_files
 from site_builder.session import Session as Project
 from site_builder.watch import Watcher, relevant
 
@@ -251,11 +251,7 @@ def test_every_template_of_the_default_theme_reaches_the_pages_drawing_it(tmp_pa
     the rebuild must report it, which it can only do by rendering a page that loads it (a
     template loaded in a way the recording misses would leave its pages stale). Fixed again,
     the output equals a clean build's."""
-    source = tmp_path / "site"
-    for name in ("data", "content"):
-        shutil.copytree(DEMO_SITE / name, source / name)
-    shutil.copytree(REPO / "themes", source / "themes")
-    shutil.copy(DEMO_SITE / "site.toml", source / "site.toml")
+    source = copy_demo(tmp_path / "site", with_theme=True)
     out = tmp_path / "out"
     session = Project(source, out)
     assert not session.build_all().errors

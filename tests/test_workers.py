@@ -7,14 +7,13 @@ test adds small events until there are enough."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import DEMO_SITE, REPO, conquest_event, write_files
+from conftest import REPO, conquest_event, copy_demo, write_files
 from site_builder.workers import SERIAL_BELOW
 
 NAMES = ["Ada", "Bram", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
@@ -41,10 +40,7 @@ def test_workers_write_what_one_process_writes(tmp_path):
     other threads, and the test process may have some (browsers, watchers)."""
     if (os.cpu_count() or 1) < 2:
         pytest.skip("workers are used only with two cores or more")
-    source = tmp_path / "site"
-    for name in ("data", "content"):
-        shutil.copytree(DEMO_SITE / name, source / name)
-    shutil.copy(DEMO_SITE / "site.toml", source / "site.toml")
+    source = copy_demo(tmp_path / "site")
     for n in range(SERIAL_BELOW):  # enough events, whatever the demo holds
         players = NAMES[n % 3:] + NAMES[: n % 3]
         rows = "".join(f"{t + 1},{players[2 * t]},{'win' if (n + t) % 2 else 'loss'}\n"
