@@ -3,8 +3,8 @@
 
     .venv/bin/python scripts/make_demo_data.py
 
-Writes the demo league's `data/players.csv` and `data/events/<slug>/` (in examples/northern-league/) (event.toml, round-<n>.csv and, for the
-regional, players.csv). Every random choice comes from `random.Random` with a fixed seed, so
+Writes the demo league's `data/players.csv` and `data/events/<slug>/` (in examples/northern-league/) (event.toml, round-<n>.csv, drops.csv
+where players drop and, for the regional, players.csv). Every random choice comes from `random.Random` with a fixed seed, so
 every run writes byte-identical files.
 
 The pairings follow the Conquest Tournament Regulations (seed 001) exactly, ranked with the
@@ -122,6 +122,7 @@ SPECS = (
         organizer="Hollie Sutcliffe",
         judges=("Hollie Sutcliffe",),
         size=8,
+        registrations=True,
     ),
     EventSpec(
         slug="2026-03-14-spring-store-championship",
@@ -134,6 +135,7 @@ SPECS = (
         size=24,
         misses=(2,),
         drops=((2, 0), (3, 5)),
+        registrations=True,
     ),
     EventSpec(
         slug="2026-06-13-northern-regional-championship",
@@ -281,6 +283,8 @@ def play(a: str, b: str, people: dict[str, Person], rng: random.Random) -> tuple
 class Simulated:
     rounds: list[Round]
     roster: list[str]
+    drops: list[tuple[str, int]] = field(default_factory=list)
+    """(player, the last round they played) of each drop, for the event's drops.csv."""
 
 
 def round_path(slug: str, number: int) -> str:
@@ -308,6 +312,7 @@ def simulate(spec: EventSpec, roster: list[str], people: dict[str, Person],
     # among players out of contention).
     rejoiner = rng.choice(roster) if spec.misses else None
     dropped: list[str] = []
+    drops: list[tuple[str, int]] = []
     drop_after = dict(spec.drops)
 
     rounds: list[Round] = []
@@ -357,6 +362,7 @@ def simulate(spec: EventSpec, roster: list[str], people: dict[str, Person],
             if not candidates:
                 raise PairingFailed(f"nobody to drop after round {k}")
             dropped.append(rng.choice(candidates))
+            drops.append((dropped[-1], k))
 
     if last_round > plan.swiss_rounds and plan.cut:
         standings = swiss_standings(played, plan.swiss_rounds, seed)
@@ -376,7 +382,7 @@ def simulate(spec: EventSpec, roster: list[str], people: dict[str, Person],
             # New Game #i: winner of Game #i against the winner of the i-th game from the end.
             matches = [(winners[i], winners[len(winners) - 1 - i]) for i in range(len(winners) // 2)]
 
-    return Simulated(rounds, roster)
+    return Simulated(rounds, roster, drops)
 
 
 def problems_of(spec: EventSpec, rounds: list[Round], registered: list[str]) -> list[str]:
@@ -449,6 +455,8 @@ def write_event(spec: EventSpec, simulated: Simulated, people: dict[str, Person]
     for round_ in simulated.rounds:
         write_csv(folder / f"round-{round_.number}.csv", ("table", "player", "result"),
                   [(row.table, row.player, row.result) for row in round_.rows])
+    if simulated.drops:  # who left, so that check does not ask about their missing rows
+        write_csv(folder / "drops.csv", ("player", "after_round"), simulated.drops)
 
 
 def write_directory() -> None:

@@ -166,7 +166,8 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _run_pair(args: argparse.Namespace) -> int:
-    from .pair.command import Request, plan_next_round, write_round
+    from .drops import DROPS_FILE
+    from .pair.command import Request, plan_next_round, record_drops_said, write_round
 
     folder = Path(args.folder)
     site = os.path.normpath(folder / ".." / ".." / "..")  # how problems' paths are shown
@@ -199,6 +200,12 @@ def _run_pair(args: argparse.Namespace) -> int:
     write_round(next_round)
     print(f"Wrote {shown}: {summary}. Enter each result in that file as its game ends; "
           "serve and watch publish the pairings now.")
+    said, failed = record_drops_said(next_round, os.path.join(os.path.dirname(shown), DROPS_FILE))
+    for line in said:
+        print(line)
+    if failed:
+        print(failed, file=sys.stderr)
+        return EXIT_ERRORS
     return EXIT_OK
 
 

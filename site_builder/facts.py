@@ -99,6 +99,10 @@ class EventFacts:
     """The digest of what the rankings read of the event (see rankings.ranked_event)."""
     problems: tuple[Problem, ...]
     """The warnings of the event's files and scoring."""
+    decks: tuple = ()
+    """What the metagame across events counts of this event (decks.DeckEntry per ranked
+    player); empty when its registrations name no decks."""
+    decks_digest: str = ""
 
     @property
     def slug(self) -> str:
@@ -120,7 +124,7 @@ def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> Event
     ranking = tuple(scored.ranking) if scored.ranking is not None else None
     return EventFacts(key, summary, digest(summary.label), results, names, ranking,
                       scored.ranking_note, _ranking_digest(summary, ranking, scored.ranking_note),
-                      tuple(problems))
+                      tuple(problems), scored.decks, digest(scored.decks) if scored.decks else "")
 
 
 def _ranking_digest(summary: EventSummary, ranking: tuple | None, note: str) -> str:

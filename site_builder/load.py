@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from .drops import DROPS_FILE, read_drops
 from .model import Event, EventInfo, PlayerRef, Registration, Round
 from .people import PLAYERS_FILE, SLUG, Directory, slugify
 from .problems import ConfigError, ProblemLog
@@ -128,6 +129,7 @@ def _load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     event.rounds = _read_rounds(files, shown_folder, ruleset, options, log)
     ruleset.validate(event, log)
     _check_registered(event, log)
+    event.drops = read_drops(files, shown_folder, event.rounds, log)
     return event
 
 
@@ -166,7 +168,10 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
     )
 
 
-_REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name"))
+_REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name", "deck", "faction",
+                                                      "deck_url"))
+DECK_COLUMNS = ("deck", "faction")
+"""What a player plays, as the community writes it: `deck`, or `faction` where that is the word."""
 
 
 def _read_registrations(files: EventFiles, shown_folder: str, log: ProblemLog
@@ -197,8 +202,22 @@ def _read_registrations(files: EventFiles, shown_folder: str, log: ProblemLog
             log.error(shown, row.line, f"{name} is registered twice (also on line {seen[name]})")
         else:
             seen[name] = row.line
-            registrations.append(Registration(name, row.line))
+            deck = next((row.get(c) for c in DECK_COLUMNS if c in table.columns), None) or None
+            registrations.append(Registration(name, row.line, deck,
+                                              _deck_url(row.get("deck_url"), shown, row.line, log)))
     return tuple(registrations)
+
+
+def _deck_url(text: str | None, shown: str, line: int, log: ProblemLog) -> str | None:
+    """A deck list's link, only http(s): anything else would be a link the site cannot vouch
+    for (javascript:, a file on the organizer's laptop)."""
+    if not text:
+        return None
+    if re.fullmatch(r"https?://[^\s<>\"]+", text, re.IGNORECASE):
+        return text
+    log.warning(shown, line, f"deck_url '{text}' is not a web address: expected one starting "
+                             "with https:// (left off the pages)")
+    return None
 
 
 def _read_rounds(files: EventFiles, shown_folder: str, ruleset, options,
@@ -238,7 +257,7 @@ def _round_files(files: EventFiles, shown_folder: str, log: ProblemLog) -> dict[
     numbered: dict[int, Path] = {}
     for name in sorted(files):
         path, found = files[name]
-        if path.suffix.lower() != ".csv" or path.name == REGISTRATIONS_FILE:
+        if path.suffix.lower() != ".csv" or path.name in (REGISTRATIONS_FILE, DROPS_FILE):
             continue
         shown = f"{shown_folder}/{path.name}"
         match = ROUND_FILE.fullmatch(path.name)
@@ -247,8 +266,9 @@ def _round_files(files: EventFiles, shown_folder: str, log: ProblemLog) -> dict[
                 log.error(shown, 1, f"the file name '{path.name}' has no round number: expected "
                                     "round-<n>.csv with n a number, e.g. round-2.csv")
             else:
-                log.warning(shown, 1, "is ignored: round files are named round-<n>.csv and "
-                                      "registrations players.csv")
+                log.warning(shown, 1, "is ignored: an event's CSV files are round-<n>.csv (one "
+                                      "per round), players.csv (registrations) and drops.csv "
+                                      "(players who left)")
             continue
         digits = match.group(1).lstrip("0") or "0"  # leading zeros are fine: round-01.csv
         number = int(digits) if len(digits) <= len(str(MAX_ROUND)) else MAX_ROUND + 1

@@ -52,8 +52,14 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Registration:
+    """A row of the event's players.csv: who is registered, and what they play if it says."""
+
     name: str
     line: int
+    deck: str | None = None
+    """The `deck` (or `faction`) cell: a faction, warlord or archetype as the community writes it."""
+    deck_url: str | None = None
+    """An http(s) link to the deck list, from the `deck_url` cell."""
 
 
 @dataclass(slots=True)
@@ -71,6 +77,9 @@ class Event:
     """Names in `players` that only officiated (judges, a coordinator who did not play)."""
     key_lines: dict[str, int] = field(default_factory=dict)
     """The line of each key in event.toml, so later warnings can point at it."""
+    drops: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The event's drops.csv: each player who left, as written in the rounds, to (the last
+    round they played, the line of drops.csv that says so)."""
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, 1)

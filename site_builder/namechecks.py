@@ -1,17 +1,21 @@
 """Organizers' slips in names, as warnings at the line where they are written: a player who first
 plays after round 1 (a late arrival, or a typo: "Alce" in round 3 for "Alice"), and a name so
 close to another of the event, or of data/players.csv, that it is likely the same person
-("Alce", "alice", "Alíce"). `check --strict` makes them errors.
+("Alce", "alice", "Alíce"); and a player who stops appearing in a round everyone plays without
+drops.csv saying they left (a forgotten row?). `check --strict` makes them errors.
 
-Known people are left alone: a late arrival registered in the event's players.csv, and two close
-names both listed in data/players.csv (two people, as the organizer says).
+Known people are left alone: a late arrival registered in the event's players.csv, two close
+names both listed in data/players.csv (two people, as the organizer says), and a player listed in
+the event's drops.csv.
 """
 
 from __future__ import annotations
 
+from .drops import DROPS_FILE, csv_cell
 from .model import Event
 from .people import Directory, fold_letters, name_key
 from .problems import ProblemLog
+from .rules import RULESETS
 
 
 def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
@@ -42,6 +46,58 @@ def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
                         "before: a late arrival (list them in the event's players.csv to say "
                         "so), or a typo of another player's name?")
         earlier.add(name)
+    if whole:
+        check_absences(event, directory, log)
+
+
+def check_absences(event: Event, directory: Directory, log: ProblemLog) -> None:
+    """A player who plays round N-1 and is in no later round, where round N is one everyone
+    still in the event plays (ruleset.everyone_plays): scored as dropped, which is right only
+    if they left. Warned once, at round N's file, unless the event's drops.csv lists them
+    (drops.read_drops checks its rounds against the rounds played).
+
+    Left alone:
+    * a player who comes back in a later round. They did not drop, and the contract scores
+      the rounds they missed (Conquest: an unpaired loss each) and the page says so; drops.csv
+      cannot say "missed a round", so a warning here could never be silenced.
+    * a missing name that a new name of round N is likely a slip for ("Alce" for "Alice"):
+      check_names has asked "did you mean" at that row, the one place to fix.
+    * rounds only some play (elimination, advancers): who is missing is who lost."""
+    ruleset = RULESETS.get(event.info.game)
+    if ruleset is None or not event.rounds:
+        return
+    last_round: dict[str, int] = {}
+    for round_ in event.rounds:
+        for row in round_.rows:
+            last_round[row.player] = round_.number
+    by_number = {round_.number: round_ for round_ in event.rounds}
+    seen: set[str] = set()
+    for round_ in event.rounds:
+        new = {row.player for row in round_.rows} - seen
+        seen |= new
+        previous = by_number.get(round_.number - 1)
+        if previous is None or not ruleset.everyone_plays(event, round_.number):
+            continue
+        gone = dict.fromkeys(row.player for row in previous.rows
+                             if last_round[row.player] == previous.number
+                             and row.player not in event.drops)
+        for name in gone:
+            if _written_anew(name, new, directory):
+                continue
+            later = " or any later round" if round_.number < event.rounds[-1].number else ""
+            log.warning(round_.path, 1,
+                        f"{name} played round {previous.number} but has no row in round "
+                        f"{round_.number}{later}, and {DROPS_FILE} does not say they dropped: "
+                        "add their row if they played, or record the drop (a line "
+                        f'"{csv_cell(name)},{previous.number}" in the event\'s {DROPS_FILE}; '
+                        "site-builder pair --drop does this)")
+
+
+def _written_anew(name: str, new: set[str], directory: Directory) -> bool:
+    """Whether a name first written in this round is likely `name` written otherwise."""
+    person = directory.id_for(name)
+    return any(directory.id_for(other) == person or _same_person_likely(name, other)
+               for other in new)
 
 
 class NameIndex:

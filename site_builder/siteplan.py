@@ -14,6 +14,7 @@ from functools import partial
 
 from .config import SiteConfig
 from .facts import EventFacts, EventSummary, digest, result_of
+from .deckpages import deck_games, deck_pages
 from .feeds import feed_pages
 from .model import ContentPage, Person
 from .people import Directory
@@ -55,8 +56,9 @@ def people_of(events: Sequence[EventFacts], directory: Directory) -> dict[str, P
 def site_pages(site: SiteInputs) -> list[Page]:
     summaries = [facts.summary for facts in site.events]
     pages = [home_page(site, summaries), archive_page(site.events), not_found_page()]
-    pages += ranking_pages(site.rankings, site.config)
+    pages += ranking_pages(site.rankings, site.config, frozenset(deck_games(site.events)))
     pages += feed_pages(site.config, summaries)
+    pages += deck_pages(site.events, site.config.rankings)
     history = histories(site.events)
     pages += players_index_pages(site.people, {pid: len(e) for pid, e in history.items()})
     pages += search_pages(site.people, history, site.events)
@@ -93,22 +95,26 @@ def content_page(page: ContentPage) -> Page:
     return Page(page.url, "page.html", {"content": page}, ("content", page))
 
 
-def ranking_pages(rankings: list[GameRanking], config: SiteConfig) -> list[Page]:
+def ranking_pages(rankings: list[GameRanking], config: SiteConfig,
+                  decks: frozenset[str] = frozenset()) -> list[Page]:
     """The overview (each game's top rows), each game's pages of PAGE_SIZE rows, and each game's
-    JSON twin with every row."""
+    JSON twin with every row. `decks`: the games with a page of decks, which they link to."""
     season = config.rankings
     tops = tuple((r.game, r.title, len(r.rows), tuple(row.shown for row in r.rows[:TOP_ROWS]))
                  for r in rankings)
     pages = [Page("rankings/", "rankings.html", {"rankings": rankings, "season": season,
-                                                 "top": TOP_ROWS}, ("rankings", season, tops))]
+                                                 "top": TOP_ROWS, "decks": decks},
+                  ("rankings", season, tops, tuple(sorted(decks))))]
     for ranking in rankings:
         for number in range(1, ranking.pages + 1):
             rows = ranking.page_rows(number)
             events = (ranking.counted, ranking.left_out) if number == 1 else ()
             pages.append(Page(ranking.page_url(number), "ranking.html",
                               {"ranking": ranking, "rows": rows, "number": number,
-                               "season": season, "page_size": PAGE_SIZE},
-                              ("ranking", season, ranking.game, ranking.title, number,
+                               "season": season, "page_size": PAGE_SIZE,
+                               "decks": ranking.game in decks},
+                              ("ranking", season, ranking.game in decks, ranking.game,
+                               ranking.title, number,
                                ranking.pages, len(ranking.rows), digest(*(r.shown for r in rows)),
                                events)))
         pages.append(Page(f"rankings/{ranking.game}.json", None, in_sitemap=False,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .decks import dress
 from .facts import EventFacts, digest, event_facts
 from .load import assign_event_ids, load_event
 from .namechecks import check_names
@@ -92,7 +93,7 @@ def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
     if event is None or log.has_errors():
         outcome.problems, outcome.has_errors = log.problems, log.has_errors()
         return outcome
-    scored = RULESETS[event.info.game].score(event)
+    scored = dress(RULESETS[event.info.game].score(event))
     problems = sorted_problems(log.problems + list(scored.warnings))
     key = job.keys[slug]
     outcome.facts = event_facts(key, scored, problems)

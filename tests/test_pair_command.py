@@ -337,3 +337,68 @@ def test_a_walk_in_event_can_be_paired_from_add_alone(site, pair):
     code, out, err = pair(site, "--add", "Ann", "--add", "Bob")
     assert code == 0, err
     assert sorted(r["player"] for r in rows_of(site.root / EV / "round-1.csv")) == ["Ann", "Bob"]
+
+
+def test_a_drop_is_recorded_in_drops_csv_and_the_event_then_checks_clean(site, pair):
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0), {},
+               **{"players.csv": registrations(names)})
+    drops = site.root / EV / "drops.csv"
+    assert pair(site, "--drop", "Fay")[0] == 0  # round 1: Fay never played, no drop to record
+    assert not drops.exists()
+    play(site.root / EV / "round-1.csv", first_listed)
+    code, out, _ = pair(site, "--drop", "Di", "--dry-run")
+    assert code == 0 and not drops.exists() and not (site.root / EV / "round-2.csv").exists()
+    code, out, err = pair(site, "--drop", "Di")
+    assert code == 0, err
+    assert "Di" not in {r["player"] for r in rows_of(site.root / EV / "round-2.csv")}
+    assert drops.read_text(encoding="utf-8") == "player,after_round\nDi,1\n"
+    assert out.splitlines()[-1] == f"Recorded in {EV}/drops.csv: Di dropped after round 1."
+    play(site.root / EV / "round-2.csv", first_listed)
+    assert main(["check", "--source", str(site.root)]) == 0
+    code, out, err = pair(site, "--drop", "Eve")  # appended to the file there is
+    assert code == 0, err
+    assert drops.read_text(encoding="utf-8") == "player,after_round\nDi,1\nEve,2\n"
+    assert main(["check", "--source", str(site.root), "--strict"]) == 0
+
+
+def test_a_recorded_name_keeps_its_quotes_and_a_file_without_a_last_line_break(site, pair):
+    name = 'Smith, "Ann"'
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0), {},
+               **{"players.csv": 'player\n"Smith, ""Ann"""\nBob\nCy\nDi\n',
+                  "drops.csv": "player,after_round"})
+    assert pair(site)[0] == 0
+    play(site.root / EV / "round-1.csv", first_listed)
+    code, out, err = pair(site, "--drop", name)
+    assert code == 0, err
+    assert (site.root / EV / "drops.csv").read_text(encoding="utf-8") == (
+        'player,after_round\n"Smith, ""Ann""",1\n')
+    assert main(["check", "--source", str(site.root)]) == 0
+
+
+def test_a_round_that_cannot_be_written_records_no_drop(site, pair, monkeypatch):
+    from site_builder.pair import command
+    from site_builder.problems import ConfigError
+
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0), {},
+               **{"players.csv": registrations(["Ann", "Bob", "Cy", "Di", "Eve"])})
+    assert pair(site)[0] == 0
+    play(site.root / EV / "round-1.csv", first_listed)
+
+    def taken(plan):
+        raise ConfigError(f"{plan.path} exists already")
+    monkeypatch.setattr(command, "write_round", taken)
+    code, out, err = pair(site, "--drop", "Di")
+    assert code != 0 and "exists already" in err
+    assert not (site.root / EV / "drops.csv").exists()
+
+
+def test_record_drop_keeps_the_files_own_form(tmp_path):
+    """A spreadsheet's drops.csv: its line breaks and column order are kept, and a player listed
+    already (they came back, and leave again) has their line rewritten, not a second one."""
+    from site_builder.drops import record_drop
+    path = tmp_path / "drops.csv"
+    path.write_bytes(b"After_Round,Player\r\n1,Ann\r\n2,Bob\r\n")
+    record_drop(tmp_path, "Ann", 3, line=2)
+    record_drop(tmp_path, "Cy", 3)
+    assert path.read_bytes() == b"After_Round,Player\r\n3,Ann\r\n2,Bob\r\n3,Cy\r\n"

@@ -196,7 +196,8 @@ def test_every_bracket_prints_on_one_landscape_sheet(browser, root: str):
     assert too_big == []
 
 
-@pytest.mark.parametrize("path", ["players/", f"events/{REGIONAL}/", f"events/{INWO}/bracket/"])
+@pytest.mark.parametrize("path", ["players/", f"events/{REGIONAL}/", f"events/{INWO}/bracket/",
+                                  "decks/conquest/", "players/ingrid-haugen/"])
 def test_phone_pages_have_no_accessibility_violations(phone: Page, root: str, path: str):
     phone.goto(root + path)
     results = Axe().run(phone)
@@ -222,3 +223,25 @@ def test_on_a_desktop_screen_no_table_or_bracket_is_cut(browser, root: str):
                  .map(el => location.pathname + ' ' + (el.className || 'page'))""")
     context.close()
     assert cut == []
+
+
+@pytest.mark.parametrize("path, charts, tables", [
+    (f"events/{REGIONAL}/", ["Share of the field by deck: Dark Eldar 25.00%"], ["Decks at this event"]),
+    ("decks/conquest/", ["Share of the field by deck, every event: Dark Eldar 22.37%",
+                         "Share of the field by deck, year by year"],
+     ["Decks, every event", "Share of the field by deck, year by year"]),
+    ("players/ingrid-haugen/", ["Ingrid Haugen's rank after each round: Round 1 10 of 44"],
+     ["Rank after each round"]),
+])
+def test_charts_are_named_images_with_their_numbers_in_a_table(phone: Page, root: str, path,
+                                                                 charts, tables):
+    """Each chart is an SVG image a screen reader names, drawn without JavaScript, fitting a
+    phone, and its numbers are in a table beside it."""
+    phone.goto(root + path)
+    for name in charts:
+        chart = phone.get_by_role("img", name=re.compile("^" + re.escape(name))).first
+        expect(chart).to_be_visible()
+        box = chart.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    for caption in tables:
+        expect(phone.get_by_role("table", name=caption).first).to_be_visible()

@@ -15,6 +15,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..drops import csv_cell as _csv_cell
+from ..drops import record_drop
 from ..load import EVENTS_DIR, REGISTRATIONS_FILE, assign_event_ids, load_event
 from ..model import Event
 from ..people import load_directory
@@ -45,6 +47,10 @@ class NextRound:
     event_name: str
     formed: Formed
     header: tuple[str, ...]
+    dropped: tuple[str, ...] = ()
+    """The --drop names, to record in drops.csv once the round is written."""
+    listed: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The event's drops.csv as it was read (name → (after_round, line))."""
 
     @property
     def label(self) -> str:
@@ -69,10 +75,6 @@ class NextRound:
         return "\n".join(rows) + "\n"
 
 
-def _csv_cell(text: str) -> str:
-    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
-
-
 def plan_next_round(request: Request) -> NextRound:
     """The next round of the event, or DataError/ConfigError saying why there is none."""
     source = _site_of(request.folder)
@@ -89,7 +91,8 @@ def plan_next_round(request: Request) -> NextRound:
     if not formed.tables:
         raise refuse(where, None, f"nobody is left to play round {number}")
     return NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
-                     scored.display_name, formed, _header(ruleset, event))
+                     scored.display_name, formed, _header(ruleset, event),
+                     tuple(dict.fromkeys(request.drop)), dict(event.drops))
 
 
 def _header(ruleset, event: Event) -> tuple[str, ...]:
@@ -219,3 +222,31 @@ def write_round(plan: NextRound) -> None:
                           "(remove it first if it should go)") from None
     finally:
         temporary.unlink()
+
+
+def record_drops(plan: NextRound) -> list[tuple[str, int]]:
+    """After the round file is written: each --drop name into the event's drops.csv with the
+    last round they played, the one before this, so `check` knows they left (and does not ask
+    about their missing row). Every game's, elimination and advancement rounds included: it is
+    true there too. Not in round 1: a registered player who never played has not dropped.
+    Returns the (name, round) recorded."""
+    after = plan.number - 1
+    if after < 1:
+        return []
+    for name in plan.dropped:
+        record_drop(plan.path.parent, name, after, plan.listed.get(name, (0, None))[1])
+    return [(name, after) for name in plan.dropped]
+
+
+def record_drops_said(plan: NextRound, drops_shown: str) -> tuple[list[str], str | None]:
+    """record_drops, as the organizer is told: (the lines saying what was recorded, or the
+    error saying what to add by hand when the file could not be written)."""
+    try:
+        recorded = record_drops(plan)
+    except OSError as exc:
+        lines = " and ".join(f"'{_csv_cell(name)},{plan.number - 1}'" for name in plan.dropped)
+        return [], (f"{drops_shown}: the drop{'s' if len(plan.dropped) > 1 else ''} could not "
+                    f"be recorded ({exc.strerror or exc}): add {lines} to it yourself, so that "
+                    "check knows they left")
+    return [f"Recorded in {drops_shown}: {name} dropped after round {after}."
+            for name, after in recorded], None

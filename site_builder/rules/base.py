@@ -116,6 +116,10 @@ class PlayerGame:
     opponents: tuple[PlayerRef, ...]
     result: str
     points: str
+    outcome: str = ""
+    """The game as a match between decks: "win", "loss" or "draw" for the player; "" when it
+    was no match (a bye, an unpaired loss, a game still being played). At a table of more than
+    two, "win" is winning the table and "loss" is another player winning it."""
 
 
 # Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
@@ -133,6 +137,11 @@ class PlayerResult:
     notes: tuple[str, ...] = ()
     points_label: str = "Points"
     """Heading of the per-game score column on the player page."""
+    deck: str | None = None
+    deck_url: str | None = None
+    ranks: tuple[tuple[str, int | None], ...] = ()
+    """(round label, their rank in the standings after it) for each round with standings: the
+    line of their event history's chart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +252,9 @@ class ScoredEvent:
     """Points toward the game's ranking, or None when the event does not count."""
     ranking_note: str = ""
     """Why the event does not count toward rankings (e.g. "unscored: fewer than 9 players")."""
+    decks: tuple = ()
+    """What the metagame tables count of an event with deck data (decks.DeckEntry, one per
+    ranked player); empty when its registrations name no decks."""
 
 
 class Ruleset(Protocol):
@@ -259,6 +271,11 @@ class Ruleset(Protocol):
 
     def validate(self, event: Event, log: ProblemLog) -> None:
         """Checks across rows and rounds (tables, duplicates, who may play which round)."""
+
+    def everyone_plays(self, event: Event, number: int) -> bool:
+        """Whether every player still in the event is meant to play round `number` (a Swiss
+        round, a Heresy Reascension round); False for a round only some go on to (elimination
+        rounds after a cut, SPELLFIRE's and INWO's advancers)."""
 
     def pending(self, round_: Any) -> list[Any]:
         """The round's rows still waiting for their result (a round in progress: see

@@ -27,6 +27,13 @@ class Match:
     details: Mapping[str, str] = field(default_factory=dict)
     """Optional second line per player (e.g. "tau 7 · 4 · 7")."""
 
+    def outcome(self, name: str) -> str:
+        """The game as a match between decks for `name` (PlayerGame.outcome): a bye, with no
+        opponent, was no match, nor was a game without a winner (the checks reject those)."""
+        if len(self.players) < 2 or self.winner is None:
+            return ""
+        return "win" if self.winner == name else "loss"
+
 
 def round_label(players: int) -> str:
     return {2: "Final", 4: "Semi-finals", 8: "Quarter-finals"}.get(players, f"Round of {players}")

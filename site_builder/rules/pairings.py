@@ -208,7 +208,9 @@ def _with_games_in_progress(players: dict[str, PlayerResult],
     games.update({player: ("", (), "Bye") for player in pairings.byes})
     found = dict(players)
     for player, (where, opponents, result) in games.items():
-        game = PlayerGame(view.number, view.label, where, opponents, result, "")
+        # Not scored until every table is in (no points either): no outcome yet, even where
+        # a table's result is already typed.
+        game = PlayerGame(view.number, view.label, where, opponents, result, "", outcome="")
         known = found.get(player.name)
         found[player.name] = (replace(known, games=(*known.games, game)) if known else
                                PlayerResult(player, None, f"playing {view.label.lower()}", "", "",

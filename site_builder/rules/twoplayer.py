@@ -166,12 +166,19 @@ def absences(number: int, final_records: Mapping[str, SwissRecord], ref: Ref) ->
     return found
 
 
-def game_lines(record: SwissRecord, result_text: Callable[[Game], str],
-               ref: Ref) -> list[PlayerGame]:
-    """A player's Swiss games for their player page, missed rounds included."""
+MATCH_OUTCOMES = {"win": "win", "draw": "draw", "loss": "loss"}
+"""A paired game's kind as a match between decks, for a game whose kinds are these plain words
+(Kingdom: equal houses are its draw); a game with kinds of its own passes its own table."""
+
+
+def game_lines(record: SwissRecord, result_text: Callable[[Game], str], ref: Ref,
+               outcomes: Mapping[str, str] = MATCH_OUTCOMES) -> list[PlayerGame]:
+    """A player's Swiss games for their player page, missed rounds included. A game without an
+    opponent (a bye, an unpaired loss, a missed round) was no match: its outcome is empty."""
     return [PlayerGame(game.round, f"Round {game.round}", str(game.table or ""),
                        (ref(game.opponent),) if game.opponent else (), result_text(game),
-                       str(game.points))
+                       str(game.points),
+                       outcome=outcomes.get(game.kind, "") if game.opponent else "")
             for game in record.games]
 
 

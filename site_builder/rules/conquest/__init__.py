@@ -56,6 +56,11 @@ class Conquest:
         plan = self.plan(event)
         return plan.swiss_rounds, plan.cut
 
+    def everyone_plays(self, event: Event, number: int) -> bool:
+        """The Swiss rounds; not the elimination rounds after the cut (nor any round of an
+        event that is single elimination from round 1)."""
+        return 1 <= number <= self.plan(event).swiss_rounds
+
     def plan(self, event: Event) -> structure.Plan:
         """Registered players are the event's players.csv rows, else everyone in a round file."""
         return structure.make_plan(event.options, registered_players(event))

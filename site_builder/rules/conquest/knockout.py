@@ -107,4 +107,5 @@ class KnockoutScorer:
     def _game_line(self, index: int, match: Match, name: str) -> PlayerGame:
         result = {"W": "Win", "MW": "Modified win", "L": "Loss", "bye": "Bye"}[match.marks[name]]
         return PlayerGame(self.event.rounds[index].number, self._label(index), str(match.number),
-                          tuple(self.event.ref(p) for p in match.players if p != name), result, "")
+                          tuple(self.event.ref(p) for p in match.players if p != name), result, "",
+                          outcome=match.outcome(name))

@@ -19,6 +19,9 @@ Ref = Callable[[str], PlayerRef]
 
 RESULT_LABELS = {WIN: "Win", MODIFIED_WIN: "Modified win", LOSS: "Loss", BYE: "Bye",
                  UNPAIRED_LOSS: "Unpaired loss", MISSED: "Unpaired loss (missed round)"}
+SWISS_OUTCOMES = {WIN: "win", MODIFIED_WIN: "win", LOSS: "loss"}
+"""A Swiss game as a match between decks: a modified win (decided by the Final Decree when
+time is called) is still a win."""
 
 RECORD = Column("record", "W–MW–L", "text",
                 "wins (byes included) – modified wins – losses (unpaired losses included)")
@@ -183,12 +186,14 @@ def round_tables(round_: Round, elimination: bool, ref: Ref, seeds: Mapping[str,
 def player_games(name: str, record: SwissRecord, elimination: Sequence[tuple[Round, Match]],
                  plan: Plan, ref: Ref) -> tuple[PlayerGame, ...]:
     """A player's Swiss games (missed rounds included), then their elimination games."""
-    lines = game_lines(record, lambda game: RESULT_LABELS[game.kind], ref)
+    lines = game_lines(record, lambda game: RESULT_LABELS[game.kind], ref, SWISS_OUTCOMES)
     for round_, match in elimination:
         opponent = tuple(ref(p) for p in match.players if p != name)
         mark = match.marks[name]
         result = {"W": "Win", "MW": "Modified win", "L": "Loss", "bye": "Bye"}[mark]
         index = round_.number - plan.swiss_rounds - 1
         label = round_label(bracket_size(plan.elimination_rounds, index))
-        lines.append(PlayerGame(round_.number, label, f"Game {match.number}", opponent, result, ""))
+        lines.append(PlayerGame(round_.number, label, f"Game {match.number}", opponent, result, "",
+                                outcome=match.outcome(name)))
     return tuple(lines)
+

@@ -54,6 +54,12 @@ class Heresy:
         """The round's rows still waiting for their result."""
         return progress.pending(round_)
 
+    def everyone_plays(self, event: Event, number: int) -> bool:
+        """Every Reascension and Revelations round (everyone is seated at a table each round);
+        no Armageddon round, where only the match winners (and, in double elimination, the
+        once-beaten) go on."""
+        return number >= 1 and event.options.multiplayer
+
     def validate(self, event: Event, log: ProblemLog) -> None:
         options: HeresyOptions = event.options
         progress.check_in_progress(event, options.multiplayer, log)

@@ -9,9 +9,9 @@ from ...model import PlayerRef, Round
 from ..base import BracketGame, BracketRound, BracketSlot, Column, PlayerGame, Standings, StandingRow
 from .armageddon import BRACKET_NAMES, Place, Placed
 from .matches import MatchResult
-from .multiplayer import TIEBREAK_LABELS, Ranked, Result, TIME
+from .multiplayer import TIEBREAK_LABELS, Ranked, Result
 from .options import HeresyOptions
-from .tables import tables_of
+from .tables import TIME, WIN, tables_of
 
 Ref = Callable[[str], PlayerRef]
 
@@ -115,8 +115,19 @@ def table_player_games(record_results: Sequence[Result], ref: Ref) -> tuple[Play
         PlayerGame(res.round, f"Round {res.round}", str(res.seat.table),
                    tuple(ref(o) for o in res.opponents),
                    {"win": "Win", "time": "Out of time"}.get(res.seat.result, f"tau {res.seat.tau}"),
-                   f"{res.points}")
+                   f"{res.points}", outcome=table_outcome(res))
         for res in record_results)
+
+
+def table_outcome(res: Result) -> str:
+    """A table as a match between decks: its winner wins and everyone else loses (a seat with
+    no result sat at a table someone won: the checks require a winner or 'time'). A table that
+    ran out of time has no winner: a draw for everyone at it."""
+    if not res.opponents:
+        return ""
+    if res.seat.result == WIN:
+        return "win"
+    return "draw" if res.seat.result == TIME else "loss"
 
 
 # ---------------------------------------------------------------- Armageddon
@@ -181,12 +192,14 @@ def tau_line(match: MatchResult, player: str) -> str:
 
 
 def match_player_game(match: MatchResult, label: str, player: str, ref: Ref) -> PlayerGame:
-    if match.is_bye:
-        return PlayerGame(match.round, label, "", (), "Bye", "")
+    if match.is_bye:  # no opponent: no match
+        return PlayerGame(match.round, label, "", (), "Bye", "", outcome="")
     other = next(p for p in match.players if p != player)
     verdict = "Won" if match.winner == player else "Lost"
+    # A match always has a winner once over (the checks reject a tie); None is one being played.
+    outcome = "" if match.winner is None else "win" if match.winner == player else "loss"
     return PlayerGame(match.round, label, str(match.table), (ref(other),),
-                      f"{verdict} {match.score(player)}", tau_line(match, player))
+                      f"{verdict} {match.score(player)}", tau_line(match, player), outcome=outcome)
 
 
 @dataclass(frozen=True, slots=True)

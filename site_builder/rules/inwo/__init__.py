@@ -49,6 +49,11 @@ class Inwo:
     def read_rows(self, table: CsvTable, shown: str, options: InwoOptions, log: ProblemLog) -> tuple:
         return rows.read_rows(table, shown, options.multiplayer, log)
 
+    def everyone_plays(self, event: Event, number: int) -> bool:
+        """No round after the first: multiplayer tables send on only their advancers,
+        head-to-head is single elimination."""
+        return False
+
     def pending(self, round_: Round) -> list:
         """The round's rows still waiting for their result (their groups, multiplayer)."""
         return rows.pending_rows(round_)

@@ -186,8 +186,20 @@ def multiplayer_games(entry: Entry, ref: Ref) -> tuple[PlayerGame, ...]:
             result += f"; advanced: {why}" if placed.advances else f"; {why}"
         lines.append(PlayerGame(table.round, label, f"Table {table.number}",
                                 tuple(ref(p.player) for p in table.placed if p is not placed),
-                                result, percent_text(placed.percentage)))
+                                result, percent_text(placed.percentage),
+                                outcome=table_outcome(placed, table)))
     return tuple(lines)
+
+
+def table_outcome(placed: Placed, table: TableResult) -> str:
+    """A table as a match between decks: its winner wins, and so does each player of a shared
+    victory; everyone else loses. A table that ran out of time has no winner (Percentage of
+    Goal only decides who goes on): a draw for everyone at it."""
+    if len(table.placed) < 2:
+        return ""
+    if placed.seat.result in (WIN, SHARED):
+        return "win"
+    return "draw" if table.timed else "loss"
 
 
 # ---------------------------------------------------------------- head-to-head
@@ -265,5 +277,7 @@ def h2h_games(standing: headtohead.Standing, planned: int, ref: Ref) -> tuple[Pl
         lines.append(PlayerGame(game.round, round_label(bracket_size(planned, index)),
                                 f"Table {match.number}",
                                 tuple(ref(p) for p in match.players if p != standing.name), result,
-                                percent_text(game.percentage) if game.percentage is not None else ""))
+                                percent_text(game.percentage) if game.percentage is not None else "",
+                                outcome=match.outcome(standing.name)))
     return tuple(lines)
+

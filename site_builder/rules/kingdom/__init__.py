@@ -70,6 +70,10 @@ class Kingdom:
         """(Swiss rounds, cut): the planned rounds, and no cut."""
         return event.options.rounds or default_rounds(registered_players(event)), 0
 
+    def everyone_plays(self, event: Event, number: int) -> bool:
+        """Every round: Kingdom events are Swiss throughout, with no cut."""
+        return number >= 1
+
     def validate(self, event: Event, log: ProblemLog) -> None:
         for round_ in event.rounds:
             kingdom_rows.check_round(round_, log)

@@ -51,6 +51,10 @@ class Spellfire:
         return {row.player: row.line for bracket in rows
                 for row in spellfire_rows.first_rows(bracket) if row.player in winners}
 
+    def everyone_plays(self, event: Event, number: int) -> bool:
+        """No round after the first: only bracket winners (and another chance) go on."""
+        return False
+
     def pending(self, round_: Round) -> list:
         """A seat of every player in a bracket nobody has won yet."""
         return spellfire_rows.pending_rows(round_)

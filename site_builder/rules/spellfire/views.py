@@ -202,5 +202,14 @@ def player_games(standing: Standing, ref: Ref) -> tuple[PlayerGame, ...]:
         PlayerGame(s.bracket.round, f"Round {s.bracket.round}" + (" (final)" if s.final else ""),
                    f"Bracket {s.bracket.number}",
                    tuple(ref(p) for p in s.bracket.players if p != standing.name),
-                   f"{place_text(s)} in bracket, {s.placing.realms} realms", s.arithmetic)
+                   f"{place_text(s)} in bracket, {s.placing.realms} realms", s.arithmetic,
+                   outcome=bracket_outcome(s.bracket, standing.name))
         for s in standing.rounds)
+
+
+def bracket_outcome(bracket: Bracket, name: str) -> str:
+    """A bracket as a match between decks: the player on two game wins wins it, everyone else
+    loses it, whatever place their realms give them."""
+    if len(bracket.players) < 2:
+        return ""
+    return "win" if bracket.winner == name else "loss"

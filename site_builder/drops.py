@@ -1,0 +1,134 @@
+"""An event's drops.csv: the players who left the event, each with the last round they played.
+
+    player,after_round
+    Mateus Costa,4
+
+A player who stops appearing in the rounds is scored as dropped with or without this file (data
+contract, section 3). The file says the organizer knows: `check` then does not ask whether their
+row in the next round was forgotten (namechecks.check_absences). `site-builder pair --drop NAME`
+writes its lines (record_drop).
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import re
+from pathlib import Path
+
+from .model import Round
+from .problems import ProblemLog
+from .sources import FILE
+from .textfiles import BOM, ColumnSpec, read_csv
+
+DROPS_FILE = "drops.csv"
+HEADER = ("player", "after_round")
+_SPEC = ColumnSpec(required=HEADER)
+
+
+def read_drops(files: dict[str, tuple[Path, str]], shown_folder: str, rounds: tuple[Round, ...],
+               log: ProblemLog) -> dict[str, tuple[int, int]]:
+    """Name → (after_round, line) of the event's drops.csv, each row checked against the
+    rounds; {} without the file. A row with an error is left out."""
+    if DROPS_FILE not in files:
+        return {}
+    path, found = files[DROPS_FILE]
+    shown = f"{shown_folder}/{DROPS_FILE}"
+    if found != FILE:
+        log.error(shown, None, "is a folder: the drops are a file, one line 'player,after_round' "
+                               "per player who left the event")
+        return {}
+    table = read_csv(path, shown, _SPEC, log)
+    if table is None:
+        return {}
+    played: dict[str, list[int]] = {}
+    for round_ in rounds:
+        for row in round_.rows:
+            rounds_of = played.setdefault(row.player, [])
+            if not rounds_of or rounds_of[-1] != round_.number:
+                rounds_of.append(round_.number)
+    # A round that lost a row to an error would make its player look absent, or unknown.
+    whole = not any(round_.partial for round_ in rounds)
+    last_round = rounds[-1].number if rounds else 0
+    drops: dict[str, tuple[int, int]] = {}
+    seen: dict[str, int] = {}
+    for row in table.rows:
+        name, text = row.get("player"), row.get("after_round")
+        if not name:
+            log.error(shown, row.line, "the player cell is empty: expected the name of a player "
+                                       "who left the event, as the round files write it")
+            continue
+        if name in seen:
+            log.error(shown, row.line, f"{name} is listed twice (also on line {seen[name]}): one "
+                                       "line per player, with the last round they played")
+            continue
+        seen[name] = row.line
+        if whole and name not in played:
+            close = difflib.get_close_matches(name, list(played), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            log.error(shown, row.line, f"{name} does not play in this event{hint}: drops.csv "
+                                       "names players as the round files write them")
+            continue
+        last = played[name][-1] if name in played else None
+        last_text = f" ({name} last plays round {last})" if last else ""
+        if not re.fullmatch(r"[0-9]+", text) or int(text) == 0:
+            what = "is empty" if not text else f"'{text}' is not a round number"
+            log.error(shown, row.line, f"after_round {what}: expected the last round {name} "
+                                       f"played, a whole number from 1{last_text}")
+            continue
+        after = int(text)
+        if after > last_round:
+            rounds_text = f"has only {last_round} round{'s' if last_round != 1 else ''}" \
+                if last_round else "has no rounds yet"
+            log.error(shown, row.line, f"after_round {after} is past the event's rounds (it "
+                                       f"{rounds_text}): expected the last round {name} "
+                                       f"played{last_text}")
+            continue
+        drops[name] = (after, row.line)
+        if not whole or last is None:
+            continue
+        if last > after:
+            back = next(number for number in played[name] if number > after)
+            log.warning(shown, row.line, f"{name} is listed as dropped after round {after}, but "
+                                         f"plays round {back}: remove the line if they came back "
+                                         f"(or write the last round they played, {last})")
+        elif last < after:
+            log.warning(shown, row.line, f"{name} is listed as dropped after round {after}, but "
+                                         f"their last round is {last}: write {last}, the last "
+                                         "round they played")
+    return drops
+
+
+def record_drop(folder: Path, name: str, after_round: int, line: int | None = None) -> Path:
+    """Write `name,after_round` into the event's drops.csv: in place of line `line` when the
+    player is listed already (they came back, and left again), else at the end, the file
+    created with its header if missing. Returns the file."""
+    path = folder / DROPS_FILE
+    text = ""
+    if path.exists():
+        with path.open(encoding="utf-8", newline="") as handle:  # line breaks as they are
+            text = handle.read()
+    if not text.strip():
+        text = ",".join(HEADER) + "\n"
+    end = "\r\n" if "\r\n" in text else "\n"  # the file's own line breaks (a spreadsheet's)
+    lines = io.StringIO(text, newline="").readlines()  # at \n, \r, \r\n only, as csv reads
+    header = next(csv.reader([next(x for x in lines if x.strip())]))
+    cells = {"player": csv_cell(name), "after_round": str(after_round)}
+    columns = [cell.strip().lstrip(BOM).strip().lower() for cell in header]
+    if not set(HEADER) <= set(columns):
+        columns = list(HEADER)  # a header without them: the loader has said so
+    written = ",".join(cells.get(column, "") for column in columns) + end
+    if line is not None and 1 < line <= len(lines):
+        lines[line - 1] = written
+    else:
+        if not lines[-1].endswith(("\n", "\r")):
+            lines[-1] += end  # the last line typed without its line break
+        lines.append(written)
+    path.write_text("".join(lines), encoding="utf-8", newline="")
+    return path
+
+
+def csv_cell(text: str) -> str:
+    """A cell as a CSV file writes it: quoted when it holds a comma, a quote or a line break."""
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n\r') else text
