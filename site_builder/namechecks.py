@@ -46,8 +46,6 @@ def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
                         "before: a late arrival (list them in the event's players.csv to say "
                         "so), or a typo of another player's name?")
         earlier.add(name)
-    if whole:
-        check_absences(event, directory, log)
 
 
 def check_absences(event: Event, directory: Directory, log: ProblemLog) -> None:
@@ -62,10 +60,14 @@ def check_absences(event: Event, directory: Directory, log: ProblemLog) -> None:
       cannot say "missed a round", so a warning here could never be silenced.
     * a missing name that a new name of round N is likely a slip for ("Alce" for "Alice"):
       check_names has asked "did you mean" at that row, the one place to fix.
-    * rounds only some play (elimination, advancers): who is missing is who lost."""
+    * rounds only some play (elimination, advancers): who is missing is who lost.
+    * an event that is over (workers run this only while it is in progress): on the day the
+      warning catches a forgotten row while it can still be entered; once the event is final,
+      a player who stopped appearing is a drop, as the data contract reads it, and years of
+      archives kept before drops.csv existed must not light up with warnings."""
     ruleset = RULESETS.get(event.info.game)
-    if ruleset is None or not event.rounds:
-        return
+    if ruleset is None or not event.rounds or any(round_.partial for round_ in event.rounds):
+        return  # a round that lost a row to an error would make its player look gone
     last_round: dict[str, int] = {}
     for round_ in event.rounds:
         for row in round_.rows:

@@ -24,6 +24,7 @@ FILES = {
     "site.toml": "site.toml",
     "players.csv": "data/players.csv",
     "event.toml": "data/events/{slug}/event.toml",
+    "registrations.csv": "data/events/{slug}/players.csv",
     "round-1.csv": "data/events/{slug}/round-1.csv",
     "round-2.csv": "data/events/{slug}/round-2.csv",
     "index.md": "content/index.md",

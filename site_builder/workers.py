@@ -22,7 +22,7 @@ from typing import Any
 from .decks import dress
 from .facts import EventFacts, digest, event_facts
 from .load import assign_event_ids, load_event
-from .namechecks import check_names
+from .namechecks import check_absences, check_names
 from .plan import Page, event_pages, event_warnings, output_path
 from .problems import Problem, ProblemLog, sorted_problems
 from .publish import Written
@@ -94,6 +94,8 @@ def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
         outcome.problems, outcome.has_errors = log.problems, log.has_errors()
         return outcome
     scored = dress(RULESETS[event.info.game].score(event))
+    if not scored.complete:
+        check_absences(event, job.directory, log)
     problems = sorted_problems(log.problems + list(scored.warnings))
     key = job.keys[slug]
     outcome.facts = event_facts(key, scored, problems)

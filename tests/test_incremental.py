@@ -201,7 +201,20 @@ def retitle_an_event(source: Path, rng: random.Random) -> Iterator[tuple[list[st
     yield [rel(source, toml)], True
 
 
-EDITS = [swap_a_conquest_result, *map(lower_a_score, ("heresy", "spellfire", "inwo", "kingdom")),
+def change_a_deck(source: Path, rng: random.Random) -> Iterator[tuple[list[str], bool]]:
+    """A registration's deck corrected: the event's standings and Decks section, the player's
+    history and the game's decks pages show it."""
+    registrations = rng.choice([p / "players.csv" for p in event_folders(source)
+                                if (p / "players.csv").exists()])
+    header, rows = read_csv(registrations)
+    at = header.index("faction")
+    row = rng.choice(rows)
+    row[at] = rng.choice(sorted({r[at] for r in rows} - {row[at]}))
+    write_csv(registrations, header, rows)
+    yield [rel(source, registrations)], True
+
+
+EDITS = [swap_a_conquest_result, change_a_deck, *map(lower_a_score, ("heresy", "spellfire", "inwo", "kingdom")),
          drop_and_restore_the_last_round, respell_a_player, edit_a_content_page, retitle_an_event]
 
 
