@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except DataError as exc:
-        _print_problems(exc.problems, args.source)
+        print_problems(exc.problems, args.source)
         errors = sum(p.is_error for p in exc.problems)
         verdict = (f"{_count(errors, 'error')}" if errors else
                    f"{_count(len(exc.problems), 'warning')} (--strict makes them errors)")
@@ -150,7 +150,7 @@ def _run_build(args: argparse.Namespace) -> int:
                    clean=args.clean)
     if progress:
         progress.clear()
-    _print_problems(result.problems, args.source)
+    print_problems(result.problems, args.source)
     _print_summary(result, args.source, args.out, time.perf_counter() - started)
     return EXIT_OK
 
@@ -159,54 +159,15 @@ def _run_check(args: argparse.Namespace) -> int:
     from .build import check
 
     result = check(Path(args.source), strict=args.strict)
-    _print_problems(result.problems, args.source)
+    print_problems(result.problems, args.source)
     found = _count(len(result.warnings), "warning") if result.warnings else "no problems"
     print(f"Checked {_count(result.events, 'event')}: {found}.", file=sys.stderr)
     return EXIT_OK
 
 
 def _run_pair(args: argparse.Namespace) -> int:
-    from .drops import DROPS_FILE
-    from .pair.command import Request, plan_next_round, record_drops_said, write_round
-
-    folder = Path(args.folder)
-    site = os.path.normpath(folder / ".." / ".." / "..")  # how problems' paths are shown
-    try:
-        next_round = plan_next_round(Request(folder, args.seed, args.drop, args.add,
-                                             args.allow_five))
-    except DataError as exc:
-        _print_problems(exc.problems, site)
-        print("Nothing was written.", file=sys.stderr)
-        return EXIT_ERRORS
-    shown = os.path.relpath(next_round.path) if not next_round.path.is_absolute() else next_round.path
-    stage = "" if next_round.label == f"Round {next_round.number}" else \
-        f" (round {next_round.number})"
-    print(f"{next_round.event_name}, {next_round.label}{stage}:")
-    width = max(len(str(t.number or "")) for t in next_round.tables)
-    place = next_round.formed.place
-    for table in next_round.tables:
-        where = f"{place} {table.number:>{width}}" if table.number is not None else "Bye"
-        print(f"  {where:<{len(place) + 1 + width}}  {' – '.join(table.players)}"
-              + ("  (bye)" if table.bye and table.number is not None else ""))
-    for note in next_round.notes:
-        print(f"  {note}")
-    games = sum(not t.bye for t in next_round.tables)
-    byes = [name for t in next_round.tables if t.bye for name in t.players]
-    summary = (f"{games} {place.lower()}{'s' if games != 1 else ''}"
-               + (f", bye{'s' if len(byes) > 1 else ''}: {', '.join(byes)}" if byes else ""))
-    if args.dry_run:
-        print(f"Dry run: {shown} not written ({summary}).")
-        return EXIT_OK
-    write_round(next_round)
-    print(f"Wrote {shown}: {summary}. Enter each result in that file as its game ends; "
-          "serve and watch publish the pairings now.")
-    said, failed = record_drops_said(next_round, os.path.join(os.path.dirname(shown), DROPS_FILE))
-    for line in said:
-        print(line)
-    if failed:
-        print(failed, file=sys.stderr)
-        return EXIT_ERRORS
-    return EXIT_OK
+    from .pair.terminal import run_pair
+    return run_pair(args)
 
 
 def _run_watch(args: argparse.Namespace) -> int:
@@ -242,7 +203,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
     def report(result) -> None:
         problems = result.problems
         fresh = [p for p in problems if p.is_error or p not in shown]
-        _print_problems(fresh, args.source)
+        print_problems(fresh, args.source)
         shown.clear()
         shown.update(problems)
         print(result.line(), file=sys.stderr, flush=True)
@@ -341,7 +302,7 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def _print_problems(problems: list[Problem], source: str) -> None:
+def print_problems(problems: list[Problem], source: str) -> None:
     for problem in problems:
         print(problem.format(source), file=sys.stderr)
 

@@ -23,6 +23,8 @@ from .decks import DeckEntry, deck_key
 CHART_DECKS = 7
 """The chart of shares over time draws this many decks; the rest are one band, "Other decks"."""
 NOT_GIVEN = "Not given"
+UNRANKED = 10**9
+"""The rank of a player without one (an official): after every real rank, so never the best."""
 
 
 # Not slotted: kept pickled in the build state (an event page's section), like the other views.
@@ -82,7 +84,7 @@ class Timeline:
 def frame(entries: Iterable[tuple[str, str, DeckEntry]]) -> pd.DataFrame:
     """One row per (event slug, period, entry)."""
     rows = [(slug, period, e.person, e.name, e.deck or "", deck_key(e.deck) if e.deck else "",
-             e.rank if e.rank is not None else 10**9, e.reached is not None, bool(e.reached),
+             e.rank if e.rank is not None else UNRANKED, e.reached is not None, bool(e.reached),
              e.wins, e.losses, e.draws) for slug, period, e in entries]
     return pd.DataFrame(rows, columns=[
         "event", "period", "person", "name", "spelling", "deck", "rank", "staged", "reached",
@@ -105,22 +107,22 @@ def metagame(table: pd.DataFrame, stage: str | None) -> Metagame:
     grouped = table.groupby("deck", sort=True).agg(
         players=("person", "size"), wins=("wins", "sum"), losses=("losses", "sum"),
         draws=("draws", "sum"), staged=("staged_players", "sum"),
-        reached=("reached_players", "sum"), titles=("won", "sum"), events=("event", "nunique"),
-        best_rank=("rank", "min"))
+        reached=("reached_players", "sum"), titles=("won", "sum"), events=("event", "nunique"))
+    # each deck's best finish: its first row in rank order (standings order among equals)
     best = table.sort_values("rank", kind="stable").drop_duplicates("deck").set_index("deck")
     lines = []
     for key, row in grouped.iterrows():
         players, wins, losses, draws = (int(row[c]) for c in ("players", "wins", "losses", "draws"))
         staged, reached = int(row["staged"]), int(row["reached"])
         matches = wins + losses + draws
-        best_rank = int(row["best_rank"])
+        best_rank = int(best.at[key, "rank"])
         lines.append(DeckLine(
             spellings.get(key, NOT_GIVEN), players, Fraction(100 * players, field),
             wins, losses, draws,
             Fraction(50 * (2 * wins + draws), matches) if matches else None,
             reached if staged else None, Fraction(100 * reached, staged) if staged else None,
-            best_rank if best_rank < 10**9 else None,
-            (best.at[key, "name"], best.at[key, "person"]) if best_rank < 10**9 else None,
+            best_rank if best_rank < UNRANKED else None,
+            (best.at[key, "name"], best.at[key, "person"]) if best_rank < UNRANKED else None,
             int(row["titles"]), int(row["events"])))
     lines.sort(key=lambda line: (not line.given, -line.players, line.deck.casefold(), line.deck))
     return Metagame(tuple(lines), field, stage if table["staged"].any() else None,
