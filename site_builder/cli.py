@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import signal
@@ -152,6 +151,9 @@ def _run_build(args: argparse.Namespace) -> int:
         progress.clear()
     print_problems(result.problems, args.source)
     _print_summary(result, args.source, args.out, time.perf_counter() - started)
+    from .session import state_notes
+    for note in state_notes(result):
+        print(f"site-builder: {note}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -207,6 +209,8 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         shown.clear()
         shown.update(problems)
         print(result.line(), file=sys.stderr, flush=True)
+        for note in result.notes:
+            print(f"site-builder: {note}", file=sys.stderr, flush=True)
         if serving:
             follow_base_url()
             serving[1].publish(result.changed_urls, problems, built=result.site_on_disk)
@@ -274,8 +278,12 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
             time.sleep(SIGNAL_CHECK_SECONDS)
     finally:
         watcher.stop()
-        with contextlib.suppress(Exception):  # a full disk: the next build is a full one
+        try:
             session.close()
+        except OSError as exc:  # a full disk: the next build is a full one
+            print(f"site-builder: warning: the state beside {args.out}/ could not be saved "
+                  f"({exc.strerror or exc}): the next build will draw every page.",
+                  file=sys.stderr)
         if serving:
             serving[1].close()
             serving[0].shutdown()

@@ -18,8 +18,7 @@ DECK_COLUMN = Column("deck", "Deck", kind="deck", numeric=False)
 OUTCOMES = ("win", "loss", "draw")
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class DeckEntry:
     """One player of an event with deck data, as the metagame tables count them."""

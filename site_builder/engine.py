@@ -12,12 +12,10 @@ replaces the old one whole. Workers (workers.py) share the events and pages of l
 from __future__ import annotations
 
 import gc
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .buildresult import BuildResult, Counter, Progress, timed, url_of
 from .config import load_config
 from .content import load_content
 from .facts import EventFacts, digest
@@ -26,51 +24,21 @@ from .inputs import FileDigests, code_digest
 from .load import event_folders
 from .people import PLAYERS_FILE, load_directory
 from .plan import Page, output_path
-from .problems import DataError, Problem, ProblemLog, sorted_problems
-from .publish import FreshFolder, InPlace, Written, files_under
+from .problems import DataError, ProblemLog, sorted_problems
+from .ondisk import OnDisk, check_output
+from .publish import FreshFolder, InPlace, Written
 from .rankings import build_rankings, ranked_event
 from .render import Renderer
 from .rules import RULESETS
 from .siteplan import SiteInputs, people_of, site_pages
-from .state import BuildState, EventUnit, PageRecord, load_state, save_state
+from .state import (BuildState, EventUnit, PageRecord, Refused, StateNotSaved, check_state_path,
+                    load_state, save_state, state_file)
+from .statecodec import Damaged
 from .themefiles import builtin_theme, scan_theme, theme_dirs
 from .load import check_source
 from .write import check_output_folder
 from . import workers
 from .workers import Drawing, EventJob, draw_page, event_outcome, folder_weight, page_key
-
-Progress = Callable[[str, int, int], None]
-"""Told (what is being done, pieces done, pieces) as a long build goes on."""
-
-
-@dataclass(slots=True)
-class BuildResult:
-    config: object = None
-    events: int = 0
-    pages: int = 0
-    """HTML pages on the site."""
-    files: int = 0
-    rendered: int = 0
-    written: int = 0
-    deleted: int = 0
-    problems: list[Problem] = field(default_factory=list)
-    blocked: dict[str, list[Problem]] = field(default_factory=dict)
-    """Event slug → the errors that keep its last good version published (watch mode)."""
-    changed_urls: set[str] = field(default_factory=set)
-    """Output paths written or deleted."""
-    timings: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if not p.is_error]
-
-
-@contextmanager
-def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
-    start = time.perf_counter()
-    yield
-    timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
-
 
 @dataclass(slots=True)
 class SiteLoad:
@@ -101,6 +69,9 @@ class Engine:
         self._state_loaded = False
         self._on_disk_checked = False
         """Whether the state in memory was read from disk (its pages' files are then checked)."""
+        self._on_disk: OnDisk | None = None
+        self.refused: Refused | None = None
+        """Why the state on disk was turned down, if it was."""
         self.renderer: Renderer | None = None
         self._renderer_key = ""
         self._rankings: dict[str, tuple] = {}
@@ -119,12 +90,22 @@ class Engine:
         """Build into the output folder. With `save`, the state is written beside it (a watch
         session keeps it in memory and writes it when it stops: see `save_state`)."""
         self._save = save
-        return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
+        try:
+            return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
+        except Damaged as exc:
+            if not self._on_disk_checked:
+                raise
+            # A result kept in the state, read only now that a page shows it, is not one: the
+            # state was damaged or tampered with. Nothing was swapped in; build from nothing.
+            self.forget()
+            self.refused = Refused(f"it is not what a build writes ({exc})", True)
+            return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
 
     def save_state(self) -> None:
-        """Write the state of the last build beside the output. A state older than the output
-        is safe too: every page it records is checked against its file when a new process
-        reads it, and a page that changed since is drawn again."""
+        """Write the state of the last build beside the output (StateNotSaved if it cannot
+        be). A state older than the output is safe too: every page it records is checked
+        against its file when a new process reads it, and a page that changed since is drawn
+        again."""
         if self.state is not None:
             save_state(self.out, self.state)
 
@@ -141,9 +122,12 @@ class Engine:
         check_source(self.source)
         if render:
             check_output_folder(self.source, self.out, (builtin_theme(),))
+            check_state_path(self.out)
             self._load_state()
+            self._check_output()
+        result.state_refused = self._refused_note()
         log = ProblemLog()
-        with _timed(result.timings, "load"):
+        with timed(result.timings, "load"):
             site = self._load_site(log)
         # With site-wide errors nothing is drawn, but every event is still checked: the
         # organizer sees all the mistakes of the run at once.
@@ -152,7 +136,7 @@ class Engine:
         drawing = self._drawing(site, state) if render else None
         written: list[Written] = []
         try:
-            with _timed(result.timings, "events"):
+            with timed(result.timings, "events"):
                 units = self._events(site, state, drawing, log, result, keep_last_good, written,
                                      progress)
             problems = sorted_problems(log.problems)
@@ -173,6 +157,7 @@ class Engine:
         """Build the next site from nothing: the output folder may no longer be what the state
         describes (a build stopped while swapping files in, a full disk)."""
         self.state, self._state_loaded, self._on_disk_checked = None, True, False
+        self._on_disk = None
         self.digests = FileDigests()
 
     def _drawing(self, site: SiteLoad, state: BuildState | None) -> Drawing:
@@ -181,18 +166,42 @@ class Engine:
                             if renderer.template_digest(name) != known)
         return Drawing(self.out, site.site_key, renderer,
                        FreshFolder(self.out) if state is None else InPlace(self.out),
-                       changed, self._on_disk_checked)
+                       changed, self._on_disk.changed if self._on_disk else frozenset())
 
     def _load_state(self) -> None:
         if self._state_loaded:
             return
         self._state_loaded = True
-        if not self.clean:
-            self.state = load_state(self.out, self.code)
-            self._on_disk_checked = self.state is not None
-            if self.state is not None:
-                self.digests = self.state.digests
-                self.settle()
+        if self.clean:
+            return
+        loaded = load_state(self.out, self.code)
+        if isinstance(loaded, Refused):
+            self.refused = loaded
+        elif loaded is not None:
+            self.state, self._on_disk_checked = loaded, True
+            self.digests = loaded.digests
+            self.settle()
+
+    def _check_output(self) -> None:
+        """Before each build from a state read from disk (until one succeeds): which of its
+        pages changed on disk, or the state turned down when the folder holds what no build
+        writes."""
+        if not self._on_disk_checked:
+            return
+        checked = check_output(self.out, self.state)
+        if isinstance(checked, Refused):
+            self.forget()
+            self.refused = checked
+        else:
+            self._on_disk = checked
+
+    def _refused_note(self) -> str:
+        """Said once, by the build that did not use the state: only when it was damaged or
+        tampered with (one of another version is expected after an upgrade)."""
+        refused, self.refused = self.refused, None
+        if refused is None or not refused.damaged:
+            return ""
+        return f"{state_file(self.out)} was not used: {refused.reason}"
 
     def _load_site(self, log: ProblemLog) -> SiteLoad:
         config = load_config(self.source, log).with_base_url(self.base_url)
@@ -224,7 +233,7 @@ class Engine:
             if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
-        counter = _Counter("Scoring events", len(todo), progress)
+        counter = Counter("Scoring events", len(todo), progress)
         outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
                                                         weight=folder_weight, done=counter)}
         units: dict[str, EventUnit] = {}
@@ -296,7 +305,7 @@ class Engine:
 
     def _publish(self, site: SiteLoad, units: dict[str, EventUnit], drawing: Drawing,
                  written: list[Written], result: BuildResult, progress: Progress | None) -> None:
-        with _timed(result.timings, "plan"):
+        with timed(result.timings, "plan"):
             facts = sorted((unit.facts for unit in units.values()), key=lambda f: f.order,
                            reverse=True)
             pages = self._site_pages(site, facts)
@@ -311,19 +320,19 @@ class Engine:
                 todo.append((page, key))
             else:
                 records[path] = known[path]
-        with _timed(result.timings, "render"):
-            counter = _Counter("Rendering pages", len(todo), progress)
+        with timed(result.timings, "render"):
+            counter = Counter("Rendering pages", len(todo), progress)
             drawn = workers.shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
                                    done=counter)
         for (page, _), (record, done) in zip(todo, drawn):
             records[output_path(page.url)] = record
             written.append(done)
         state = BuildState(self.code, site.site_key, dict(sorted(units.items())), records)
-        with _timed(result.timings, "finish"):
+        with timed(result.timings, "finish"):
             written += self._write_extra(site, state, drawing)
             state.templates = self._template_digests(state, drawing.renderer)
             result.deleted = self._delete_gone(old, state, drawing.publisher, result)
-        with _timed(result.timings, "write"):
+        with timed(result.timings, "write"):
             try:
                 drawing.publisher.commit(written)
             except BaseException:  # some files may be swapped in, others not
@@ -336,9 +345,12 @@ class Engine:
         result.files = result.pages + len(state.files)
         state.digests = self.digests
         self.digests.done()
-        self.state, self._on_disk_checked = state, False
+        self.state, self._on_disk_checked, self._on_disk = state, False, None
         if self._save:
-            save_state(self.out, state)
+            try:
+                save_state(self.out, state)
+            except StateNotSaved as exc:
+                result.state_not_saved = str(exc)
 
     def _template_digests(self, state: BuildState, renderer: Renderer) -> dict[str, str | None]:
         used = {name for unit in state.events.values() for record in unit.pages.values()
@@ -367,8 +379,8 @@ class Engine:
             return 0
         keep = _paths(new)
         gone = _paths(old) - keep
-        if self._on_disk_checked:  # a new process: files no build of ours made go too
-            gone |= files_under(self.out) - keep
+        if self._on_disk is not None:  # a new process: files no build of ours made go too
+            gone |= self._on_disk.files - keep
         for path in sorted(gone):
             publisher.delete(path)
             result.changed_urls.add(path)
@@ -380,20 +392,3 @@ def _paths(state: BuildState) -> set[str]:
     for unit in state.events.values():
         paths.update(unit.pages)
     return paths
-
-
-class _Counter:
-    """Tells `progress` (what, pieces done, pieces) as pieces finish."""
-
-    def __init__(self, what: str, total: int, progress: Progress | None):
-        self.what, self.total, self.done, self.progress = what, total, 0, progress
-
-    def __call__(self, finished: int) -> None:
-        self.done += finished
-        if self.progress is not None:
-            self.progress(self.what, self.done, self.total)
-
-
-def url_of(path: str) -> str:
-    """The page URL of an output path (events/x/index.html → events/x/)."""
-    return path[: -len("index.html")] if path == "index.html" or path.endswith("/index.html") else path

@@ -10,14 +10,16 @@ event's input files, so an unchanged event is neither loaded nor scored again.
 from __future__ import annotations
 
 import datetime as dt
-import pickle
 from dataclasses import dataclass
 from typing import Any
 
+from .decks import DeckEntry
 from .inputs import bytes_digest
+from .model import PlayerRef
 from .problems import Problem
 from .rules import RULESETS
 from .rules.base import PlayerResult, RankingEntry, ScoredEvent
+from .statecodec import pack, unpack
 
 
 def digest(*parts: Any) -> str:
@@ -26,8 +28,7 @@ def digest(*parts: Any) -> str:
     return bytes_digest(repr(parts).encode("utf-8"))
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class EventLabel:
     """What a player's page shows of an event: only what does not move while the event runs, so
@@ -43,8 +44,7 @@ class EventLabel:
     complete: bool
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class EventSummary:
     """One line of an event list (home, archive)."""
@@ -58,7 +58,7 @@ class EventSummary:
     status: str
     complete: bool
     players: int
-    winner: Any
+    winner: PlayerRef | None
     location: str | None
     subtitle: str
     label: EventLabel
@@ -78,8 +78,7 @@ def summarize(scored: ScoredEvent) -> EventSummary:
                         tuple(r.number for r in scored.rounds if not r.in_progress))
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class EventFacts:
     key: str
@@ -88,8 +87,8 @@ class EventFacts:
     label_digest: str
     """The digest of `summary.label`: what each of its players' pages shows of the event."""
     results: tuple[tuple[str, str, bytes], ...]
-    """(person id, the digest of their result, the result pickled) for everyone with a result.
-    Kept pickled: a build from the state reads the few results the pages it draws show (see
+    """(person id, the digest of their result, the result packed) for everyone with a result.
+    Kept packed: a build from the state reads the few results the pages it draws show (see
     `result_of`), not the games of every player of every event."""
     names: tuple[tuple[str, bool, str], ...]
     """(person id, whether they played, the name written here): their display name's inputs."""
@@ -99,7 +98,7 @@ class EventFacts:
     """The digest of what the rankings read of the event (see rankings.ranked_event)."""
     problems: tuple[Problem, ...]
     """The warnings of the event's files and scoring."""
-    decks: tuple = ()
+    decks: tuple[DeckEntry, ...] = ()
     """What the metagame across events counts of this event (decks.DeckEntry per ranked
     player); empty when its registrations name no decks."""
     decks_digest: str = ""
@@ -116,13 +115,15 @@ class EventFacts:
 
 def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> EventFacts:
     event = scored.event
-    results = tuple((result.player.id, digest(result), pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
-                    for result in scored.players.values())
+    results = []
+    for result in scored.players.values():
+        packed = pack(result, PlayerResult)
+        results.append((result.player.id, bytes_digest(packed), packed))
     names = tuple((ref.id, name not in event.official_names, name)
                   for name, ref in sorted(event.players.items()))
     summary = summarize(scored)
     ranking = tuple(scored.ranking) if scored.ranking is not None else None
-    return EventFacts(key, summary, digest(summary.label), results, names, ranking,
+    return EventFacts(key, summary, digest(summary.label), tuple(results), names, ranking,
                       scored.ranking_note, _ranking_digest(summary, ranking, scored.ranking_note),
                       tuple(problems), scored.decks, digest(scored.decks) if scored.decks else "")
 
@@ -135,6 +136,8 @@ def _ranking_digest(summary: EventSummary, ranking: tuple | None, note: str) -> 
                   summary.complete, ranking is None, ranking if summary.complete else None, note)
 
 
-def result_of(pickled: bytes) -> PlayerResult:
-    """A result as `EventFacts.results` keeps it."""
-    return pickle.loads(pickled)
+def result_of(packed: bytes) -> PlayerResult:
+    """A result as `EventFacts.results` keeps it. Read only when a page shows it, so a state
+    read from disk is checked here too: statecodec.Damaged if it is not a result (the engine
+    then builds again from nothing)."""
+    return unpack(packed, PlayerResult)

@@ -27,7 +27,6 @@ UNRANKED = 10**9
 """The rank of a player without one (an official): after every real rank, so never the best."""
 
 
-# Not slotted: kept pickled in the build state (an event page's section), like the other views.
 @dataclass(frozen=True)
 class DeckLine:
     deck: str

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True, order=True)
 class PlayerRef:
     """A player as written in one event (`name`) and the person behind it (`id`, a URL slug)."""

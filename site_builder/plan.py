@@ -28,7 +28,7 @@ class Page:
     template: str | None
     context: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict)
     """What the template reads; or a function making it, called only if the page is drawn (a
-    player page reads results kept pickled until then)."""
+    player page reads results kept packed until then)."""
     key: tuple = ()
     """What the page is made from besides the site's settings and templates: digests and small
     values with a stable repr. Equal keys, equal pages."""

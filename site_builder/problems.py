@@ -17,8 +17,7 @@ class Severity(enum.Enum):
     WARNING = "warning"
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong (error) or unusual (warning) in the input.

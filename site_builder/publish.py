@@ -24,7 +24,6 @@ class Written(NamedTuple):
 
     path: str
     size: int
-    mtime_ns: int
     """Of the file as it is published (or will be, once committed)."""
     written: bool
     """False when the published file already had these bytes."""
@@ -32,9 +31,8 @@ class Written(NamedTuple):
     """Where the bytes wait to be swapped in (InPlace)."""
 
 
-def _written(path: str, file: str, written: bool, temporary: str | None = None) -> Written:
-    info = os.stat(file)
-    return Written(path, info.st_size, info.st_mtime_ns, written, temporary)
+def _written(path: str, data: bytes, written: bool, temporary: str | None = None) -> Written:
+    return Written(path, len(data), written, temporary)
 
 
 class FreshFolder:
@@ -56,7 +54,7 @@ class FreshFolder:
             os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
         write_new_file(target, data)
-        return _written(path, target, True)
+        return _written(path, data, True)
 
     def delete(self, path: str) -> None:
         """Nothing to delete in a new folder."""
@@ -87,11 +85,11 @@ class InPlace:
         """A published file that already has these bytes is left as it is."""
         target = f"{self.out}/{path}"
         if has_bytes(target, data):
-            return _written(path, target, False)
+            return _written(path, data, False)
         # Workers write here too: the process id keeps their names apart.
         temporary = f"{self.root}/{os.getpid()}-{next(self._names)}"
         write_new_file(temporary, data)
-        return _written(path, temporary, True, temporary)
+        return _written(path, data, True, temporary)
 
     def delete(self, path: str) -> None:
         self._deleted.append(f"{self.out}/{path}")

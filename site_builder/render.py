@@ -153,8 +153,10 @@ class Renderer:
         return Rendered(html.encode("utf-8"), tuple(sorted(used)))
 
     def _render_template(self, page: Page) -> str:
+        # Made before the template runs: what goes wrong making it (a result kept in a damaged
+        # state, see facts.result_of) is not the template's fault.
+        context = page.context() if callable(page.context) else page.context
         try:
-            context = page.context() if callable(page.context) else page.context
             return self.env.get_template(page.template).render(page=page, **context)
         except jinja2.TemplateSyntaxError as exc:
             raise _syntax_error(exc) from None

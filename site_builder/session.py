@@ -37,6 +37,8 @@ class Report:
     """Seconds per stage, for the benchmark."""
     held_back: int = 0
     """Events whose errors keep their last good pages while the rest of the change is published."""
+    notes: list[str] = field(default_factory=list)
+    """About the state beside the output: turned down, or not saved (see state_notes)."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -60,6 +62,18 @@ class Report:
         return (f"{what}: {_count(self.rendered, 'page')} rendered, "
                 f"{_count(self.written, 'file')} written"
                 + (f", {self.deleted} deleted" if self.deleted else "") + f" in {self.seconds:.2f}s")
+
+
+def state_notes(result: BuildResult) -> list[str]:
+    """What the organizer is told of the state beside the output: a damaged one not used, or
+    one that could not be saved once the site was published."""
+    notes = []
+    if result.state_refused:
+        notes.append(f"note: {result.state_refused}; this build drew every page.")
+    if result.state_not_saved:
+        notes.append("warning: the site is published, but the state beside it could not be "
+                     f"saved ({result.state_not_saved}): the next build will draw every page.")
+    return notes
 
 
 def _count(number: int, noun: str) -> str:
@@ -122,3 +136,4 @@ class Session:
         report.changed_urls = result.changed_urls
         report.phases = result.timings
         report.held_back = len(result.blocked)
+        report.notes = state_notes(result)

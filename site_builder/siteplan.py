@@ -136,7 +136,7 @@ def ranking_points(rankings: list[GameRanking]) -> dict[str, dict[str, int]]:
 
 
 def histories(events: list[EventFacts]) -> dict[str, list[tuple[EventFacts, str, bytes]]]:
-    """Each person's (event, the digest of their result, the result pickled), newest event
+    """Each person's (event, the digest of their result, the result packed), newest event
     first."""
     history: dict[str, list] = defaultdict(list)
     for facts in events:

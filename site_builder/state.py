@@ -1,36 +1,56 @@
 """The build state: what the last build made, kept in memory by a watch session and in one file
 beside the output between runs (`_site.state` for `_site`).
 
-It holds each event's key and facts (facts.py), each published file's record (the key it was
-made from, the templates it was drawn with, its size and time on disk), the digests of the
-templates then, and the stamps of the input files hashed. A state that is missing, unreadable,
-of another version of the tool, or of an output folder that is not the one it describes is
-ignored: the build is then a full one, never a wrong one.
+It holds each event's key and facts (facts.py), each published page's record (the key it was
+made from, the templates it was drawn with, its size and the digest of its bytes), the digests
+of the templates then, and the stamps of the input files hashed.
+
+The file is data, never code: msgpack read back against the state's own types (statecodec.py),
+so a state restored from a cache someone else could write cannot run anything. It is trusted
+no further than it can be checked. A state that is missing, of another version of the tool, of
+an output folder that is not the one it describes, that does not parse, or that names a path
+outside the output folder is turned down: the build is then a full one, never a wrong one. Its
+pages are checked against their files on the first build of a process (see `check_output`).
 """
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import os
-import pickle
+import re
+import stat
+import struct
+import tempfile
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
 from .facts import EventFacts
 from .inputs import FileDigests, bytes_digest
+from .problems import ConfigError
+from .statecodec import Damaged, pack, unpack
+from .write import running
 
-FORMAT = 3
+MAGIC = b"site-builder state\n"
+FORMAT = 4
+"""4: msgpack read back by type (3 and before were pickles, never read again)."""
+LONGEST_HEADER = 1 << 24
+_LENGTH = struct.Struct(">I")
+PICKLED = b"\x80"
+"""How the states of site-builder 0.2 and before began (a pickle): never read, only told apart."""
 
 
 class PageRecord(NamedTuple):
-    """A published page as the build that drew it left it. (A named tuple: a large site's
-    state holds tens of thousands, and tuples are what pickle reads and writes fastest.)"""
+    """A published page as the build that drew it left it."""
 
     key: str
     """The digest of the page's key and the site's settings (see engine.page_key)."""
     templates: tuple[str, ...]
     size: int
-    mtime_ns: int
+    digest: bytes
+    """`page_digest` of its bytes: a page changed on disk is drawn again."""
     in_sitemap: bool
 
 
@@ -59,63 +79,217 @@ class BuildState:
     digests: FileDigests = field(default_factory=FileDigests)
 
 
+class Header(NamedTuple):
+    """What is read first, so a state of another version or folder is turned down unread."""
+
+    format: int
+    code: str
+    files: dict[str, int]
+    body_digest: str
+
+
+def page_digest(data: bytes) -> bytes:
+    """The digest a page record keeps of the page's bytes: SHA-256, which this machine's
+    processors do in hardware (twice as fast as BLAKE2b: a new process checks every page)."""
+    return hashlib.sha256(data).digest()[:16]
+
+
 def state_file(out: Path) -> Path:
     return out.parent / f"{out.name}.state"
 
 
-def load_state(out: Path, code: str) -> BuildState | None:
-    """The state beside `out`, if it is usable: made by this code for this output folder, and
-    whole (its digest checks). A short header comes first, so a state of another version or of
-    a folder since deleted is turned down before the rest is read."""
+# ---------------------------------------------------------------- reading
+
+class Refused(NamedTuple):
+    """Why a state on disk was not used; `damaged` when it is not what a build writes (a note
+    for the organizer), not when it is merely of another version or folder."""
+
+    reason: str
+    damaged: bool
+
+
+def check_state_path(out: Path) -> None:
+    """Refuse to build when the state's name is taken by something a build must not read or
+    replace (a folder, a pipe that would block the read, a link): said before anything is
+    written."""
+    path = state_file(out)
     try:
-        with open(state_file(out), "rb") as handle:
-            header = pickle.load(handle)
-            if (not isinstance(header, tuple) or len(header) != 4 or header[0] != FORMAT
-                    or header[1] != code or not _describes(header[2], out)):
-                return None
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise ConfigError(
+            f"{path} is {_kind_of(mode)}, not the state file a build of {out}/ keeps beside it: "
+            "move it away or remove it, then build again (nothing was written)")
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISLNK(mode):
+        return "a link"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    return "not a regular file"
+
+
+def load_state(out: Path, code: str) -> BuildState | Refused | None:
+    """The state beside `out` if it can be used; why not if there is one; None if there is
+    none."""
+    try:
+        with _open_regular(state_file(out)) as handle:
+            if handle.peek(1)[:1] == PICKLED:
+                return Refused("made by an earlier version of site-builder", False)
+            header = _read_header(handle)
+            if header.format != FORMAT or header.code != code:
+                return Refused("made by another version of site-builder", False)
+            _all_inside(header.files)
+            if not _describes(header.files, out):
+                return Refused(f"it describes another {out.name}/", False)
             body = handle.read()
-        if bytes_digest(body) != header[3]:
-            return None
-        state = pickle.loads(body)
-    except Exception:  # noqa: BLE001 - damaged in any way: the build is a full one
+    except FileNotFoundError:
         return None
-    return state if isinstance(state, BuildState) and state.files == header[2] else None
+    except Damaged as exc:
+        return Refused(f"it is not what a build writes ({exc})", True)
+    except (OSError, ValueError) as exc:
+        return Refused(f"it cannot be read ({exc})", True)
+    if bytes_digest(body) != header.body_digest:
+        return Refused("it is incomplete or changed (its checksum does not match)", True)
+    try:
+        with _collector_paused():
+            state = unpack(body, BuildState)
+        _check_paths(state)
+    except Damaged as exc:
+        return Refused(f"it is not what a build writes ({exc})", True)
+    if state.files != header.files or state.code != code:
+        return Refused("its header and body disagree", True)
+    return state
+
+
+@contextmanager
+def _collector_paused():
+    """Reading makes a few hundred thousand objects and no garbage: the garbage collector's
+    passes over them, as they pile up, would take longer than making them."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _open_regular(path: Path):
+    """The file at `path` opened for reading, if it is a regular file: never through a link,
+    and never waiting on a pipe."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    handle = os.fdopen(descriptor, "rb")  # buffered: peek
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        handle.close()
+        raise Damaged("not a regular file")
+    return handle
+
+
+def _read_header(handle) -> Header:
+    if handle.read(len(MAGIC)) != MAGIC:
+        raise Damaged("not a site-builder state")
+    (length,) = _LENGTH.unpack(handle.read(_LENGTH.size) or b"\0" * 4)
+    if length > LONGEST_HEADER:
+        raise Damaged("its header is too long")
+    data = handle.read(length)
+    if len(data) != length:
+        raise Damaged("its header is cut short")
+    # The format comes first, alone, so a later format's header is turned down, not misread.
+    fmt = unpack(data[:1], int) if data[:1] and data[0] < 0x80 else None
+    if fmt != FORMAT:
+        return Header(-1, "", {}, "")
+    return unpack(data[1:], Header)
 
 
 def _describes(files: dict[str, int], out: Path) -> bool:
     """Whether the output folder still holds the files the state says were published besides
-    the pages (static files, sitemap, markers), at their sizes. (Each page's own record is
-    checked when the build plans it: a page edited or deleted by hand is drawn again.)"""
+    the pages (static files, sitemap, markers), at their sizes."""
     root = os.fspath(out)
     for path, size in files.items():
         try:
-            if os.stat(f"{root}/{path}").st_size != size:
+            if os.lstat(f"{root}/{path}").st_size != size:
                 return False
         except OSError:
             return False
     return True
 
 
+def _check_paths(state: BuildState) -> None:
+    """Every path the state names must lie inside the output folder (it is deleted when the
+    site no longer has it), and every template name inside the theme."""
+    for unit in state.events.values():
+        _all_inside(unit.pages)
+    for paths in (state.pages, state.files, state.templates):
+        _all_inside(paths)
+    for slug, unit in state.events.items():
+        if unit.facts.slug != slug:
+            raise Damaged(f"event {slug!r} holds the facts of {unit.facts.slug!r}")
+
+
+def _all_inside(paths) -> None:
+    for path in paths:
+        if not inside_output(path):
+            raise Damaged(f"the path {path!r} leads outside the output folder")
+
+
+_PART = re.compile(r"[^/\\\x00]+")
+
+
+def inside_output(path: str) -> bool:
+    """Whether `path` names something inside a folder: relative, `/`-separated, with no empty,
+    `.` or `..` part (no backslash or NUL either)."""
+    return bool(path) and all(_PART.fullmatch(part) and part not in (".", "..")
+                              for part in path.split("/"))
+
+
+# ---------------------------------------------------------------- writing
+
+class StateNotSaved(OSError):
+    """The site was published, but its state could not be written beside it."""
+
+
 def save_state(out: Path, state: BuildState) -> None:
-    """Written to a temporary file and renamed into place: never half a state."""
+    """Written to a new temporary file (created exclusively, never through a link) and renamed
+    into place: never half a state. StateNotSaved says why it could not be, and no temporary
+    file is left."""
     target = state_file(out)
-    temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    with open(temporary, "wb") as handle:
-        body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-        pickle.dump((FORMAT, state.code, state.files, bytes_digest(body)), handle,
-                    protocol=pickle.HIGHEST_PROTOCOL)
-        handle.write(body)
-    os.replace(temporary, target)
-
-
-def page_on_disk(out: Path, path: str, record: PageRecord) -> bool:
-    """Whether the published page is the one the record describes: same size, and written in
-    the same second. (Whole seconds: an output folder restored from an archive, as the GitHub
-    Pages workflow restores it from its cache, keeps the times only to the second. A hand edit
-    comes later than the second the build wrote the page.)"""
+    _remove_stale_temporaries(target)
+    body = pack(state, BuildState)
+    header = bytes([FORMAT]) + pack(Header(FORMAT, state.code, state.files, bytes_digest(body)),
+                                    Header)
+    temporary = None
     try:
-        info = os.stat(f"{os.fspath(out)}/{path}")
-    except OSError:
-        return False
-    return (info.st_size == record.size
-            and info.st_mtime_ns // 1_000_000_000 == record.mtime_ns // 1_000_000_000)
+        check_state_path(out)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.tmp-{os.getpid()}-",
+                                                 dir=target.parent)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(MAGIC + _LENGTH.pack(len(header)) + header)
+            handle.write(body)
+        os.replace(temporary, target)
+    except (OSError, ConfigError) as exc:
+        if temporary is not None:
+            with suppress(OSError):
+                os.unlink(temporary)
+        raise StateNotSaved(str(exc.strerror if isinstance(exc, OSError) and exc.strerror
+                                else exc)) from None
+
+
+_TEMPORARY = re.compile(r"\.tmp-([0-9]+)-[A-Za-z0-9_]{8}")
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Temporary states that killed builds left (`._site.state.tmp-<pid>-xxxxxxxx`)."""
+    prefix = f".{target.name}"
+    with suppress(OSError):
+        for entry in os.scandir(target.parent):
+            match = (_TEMPORARY.fullmatch(entry.name[len(prefix):])
+                     if entry.name.startswith(prefix) else None)
+            if (match and entry.is_file(follow_symlinks=False)
+                    and not running(int(match.group(1)))):
+                with suppress(OSError):
+                    os.unlink(entry.path)

@@ -27,7 +27,7 @@ from .plan import Page, event_pages, event_warnings, output_path
 from .problems import Problem, ProblemLog, sorted_problems
 from .publish import Written
 from .rules import RULESETS
-from .state import EventUnit, PageRecord, page_on_disk
+from .state import EventUnit, PageRecord, page_digest
 
 SERIAL_BELOW = 24
 """Fewer pieces than this are done in this process: starting workers costs more."""
@@ -42,18 +42,18 @@ class Drawing:
     renderer: Any = None
     publisher: Any = None
     changed_templates: frozenset[str] = frozenset()
-    check_disk: bool = False
-    """Whether a page's file is compared with its record (a state read from disk)."""
+    changed_on_disk: frozenset[str] = frozenset()
+    """Pages whose file is not the one their record describes (see ondisk.py)."""
 
     def stale(self, path: str, key: str, record: PageRecord | None) -> bool:
         return (record is None or record.key != key
                 or bool(self.changed_templates.intersection(record.templates))
-                or (self.check_disk and not page_on_disk(self.out, path, record)))
+                or path in self.changed_on_disk)
 
     def draw(self, page: Page, key: str) -> tuple[PageRecord, Written]:
         rendered = self.renderer.render(page)
         written = self.publisher.write(output_path(page.url), rendered.data)
-        return PageRecord(key, rendered.templates, written.size, written.mtime_ns,
+        return PageRecord(key, rendered.templates, written.size, page_digest(rendered.data),
                           page.in_sitemap), written
 
 

@@ -76,7 +76,7 @@ def remove_leftovers(out: Path) -> list[str]:
                 if entry.name.startswith(prefix) else None
             if match is None or not entry.is_dir(follow_symlinks=False):
                 continue
-            if match.group(1) is not None and _running(int(match.group(1))):
+            if match.group(1) is not None and running(int(match.group(1))):
                 continue
             if match.group(1) is None and not _looks_built(entry.path):
                 continue  # a name of builds before 0.2, which carried no process id
@@ -94,7 +94,7 @@ def _looks_built(folder: str) -> bool:
     return not names or MARKER in names or BUILD_MARKER in names
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
     if pid == os.getpid():
         return True
     try:

@@ -104,8 +104,7 @@ class Standings:
                 for row in self.rows]
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class PlayerGame:
     """One line of a player's history: a round, whom they met and how it went."""
@@ -122,8 +121,7 @@ class PlayerGame:
     two, "win" is winning the table and "loss" is another player winning it."""
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class PlayerResult:
     """A player's summary of one event, for their player page."""
@@ -139,9 +137,9 @@ class PlayerResult:
     """Heading of the per-game score column on the player page."""
     deck: str | None = None
     deck_url: str | None = None
-    ranks: tuple[tuple[str, int | None], ...] = ()
-    """(round label, their rank in the standings after it) for each round with standings: the
-    line of their event history's chart."""
+    ranks: tuple[tuple[str, int | None, int], ...] = ()
+    """(round label, their rank in the standings after it, players ranked) for each round with
+    standings: the line of their event history's chart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,8 +210,7 @@ class Section:
     data: Any
 
 
-# Not slotted: kept pickled in the build state, and pickle reads and writes frozen slotted
-# dataclasses through a Python-level path many times slower (see docs/performance.md).
+# Kept in the build state (statecodec.py): every field's type is exact.
 @dataclass(frozen=True)
 class RankingEntry:
     """What one person earns toward the cross-event ranking from one event."""
