@@ -73,14 +73,14 @@ def test_the_workflow_installs_the_tool_pinned_and_uses_the_official_actions(tmp
     assert used == OFFICIAL
     assert all("@v" in step["uses"] for step in steps if "uses" in step)  # each at a version
     runs = [step["run"] for step in steps if "run" in step]
-    assert f'python -m pip install "site-builder=={__version__}"' in runs
+    assert f"python -m pip install 'site-builder=={__version__}'" in runs
     assert any(run.startswith("site-builder build --source . --out _site") for run in runs)
     assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
     # from the tool's git repository at a tag, when asked
     pin = f"git+https://example.org/tools/site-builder@v{__version__}"
     create_league(tmp_path / "b", install=pin, today=TODAY)
     text = (tmp_path / "b/.github/workflows/pages.yml").read_text()
-    assert f'python -m pip install "{pin}"' in text
+    assert f"run: \"python -m pip install '{pin}'\"" in text
     assert pin in (tmp_path / "b/README.md").read_text()
 
 
