@@ -192,7 +192,8 @@ def run_new(args) -> int:
           "example event):")
     for path in written:
         print(f"  {path}")
-    print(f"\nNext:\n  cd {terminal_safe(str(folder))}\n  site-builder serve        # preview on http://127.0.0.1:8000/"
+    print(f"\nNext:\n  cd {terminal_safe(str(folder))}\n"
+          "  site-builder serve        # preview on http://127.0.0.1:8000/"
           "\nThen put the folder on GitHub and turn on Pages (Settings → Pages → Source: GitHub "
           "Actions);\nits README.md tells the rest.")
     return 0
