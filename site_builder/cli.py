@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .problems import ConfigError, DataError, Problem, ProblemLog, SiteError, one_line
+from .problems import (ConfigError, DataError, Problem, ProblemLog, SiteError, one_line,
+                       terminal_safe)
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 SIGNAL_CHECK_SECONDS = 0.2
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
                    f"{_count(len(exc.problems), 'warning')} (--strict makes them errors)")
         after = ("nothing was written; the previous site in "
                  f"{args.out}/ is unchanged" if args.command == "build" else "")
-        print(f"{verdict}{': ' + after if after else ''}.", file=sys.stderr)
+        print(terminal_safe(f"{verdict}{': ' + after if after else ''}."), file=sys.stderr)
         return EXIT_ERRORS
     except SiteError as exc:
         print(f"site-builder: {one_line(str(exc))}", file=sys.stderr)
@@ -43,19 +44,27 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a full disk, a folder the user may not write or read
         kept = (f"; the previous site in {args.out}/ is unchanged"
                 if args.command == "build" else "")
-        print(f"site-builder: {_system_error(exc, args.out)}{kept}.", file=sys.stderr)
+        print(one_line(f"site-builder: {_system_error(exc, args.out)}{kept}."), file=sys.stderr)
         return EXIT_ERRORS
     except Exception as exc:  # a bug of ours: one line the organizer can report, no traceback
         if os.environ.get("SITE_BUILDER_TRACEBACK"):
             raise
-        print(f"site-builder: internal error: {type(exc).__name__}: {exc}. This is a bug in "
-              "site-builder: please report it (SITE_BUILDER_TRACEBACK=1 shows where).",
-              file=sys.stderr)
+        print(one_line(f"site-builder: internal error: {type(exc).__name__}: {exc}. This is a "
+                       "bug in site-builder: please report it (SITE_BUILDER_TRACEBACK=1 shows "
+                       "where)."), file=sys.stderr)
         return EXIT_ERRORS
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with what its errors quote (`unrecognized arguments: …`, a bad --port) escaped
+    as every message is: an argument can be a name pasted from a registration."""
+
+    def error(self, message: str):
+        super().error(terminal_safe(message))
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="site-builder",
         description="Publish card-game tournament results as a static website.")
     parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
@@ -221,12 +230,13 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         server, live, url = serving
         if session.config is not None and session.config.base_url.path != live.base_path:
             live.set_base_path(session.config.base_url.path)
-            print(f"base_url changed: now serving at {_served_url(server, live.base_path)}",
+            print(terminal_safe(f"base_url changed: now serving at "
+                                f"{_served_url(server, live.base_path)}"),
                   file=sys.stderr, flush=True)
 
     def failed(message: str) -> None:
         """A rebuild that could not finish: one line in the terminal and the browsers' overlay."""
-        print(f"site-builder: {message}", file=sys.stderr, flush=True)
+        print(one_line(f"site-builder: {message}"), file=sys.stderr, flush=True)
         if serving:
             serving[1].publish(set(), [Problem("", None, message)], built=session.has_site())
 
@@ -265,8 +275,8 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
     if serving:
         server, live, url = serving
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        print(f"Serving {args.out}/ at {url}  (pages reload themselves; Ctrl-C to stop)",
-              file=sys.stderr, flush=True)
+        print(terminal_safe(f"Serving {args.out}/ at {url}  (pages reload themselves; Ctrl-C "
+                            "to stop)"), file=sys.stderr, flush=True)
     print("Watching data/, content/, themes/ and site.toml for changes.", file=sys.stderr,
           flush=True)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
@@ -318,18 +328,20 @@ def print_problems(problems: list[Problem], source: str) -> None:
 def _print_summary(result, source: str, out: str, seconds: float) -> None:
     stages = " · ".join(f"{name} {secs:.2f}s" for name, secs in result.timings.items())
     warnings = f", {_count(len(result.warnings), 'warning')}" if result.warnings else ""
-    print(f"Built {_count(result.events, 'event')}, {_count(result.pages, 'page')} "
-          f"({result.files} files: {result.rendered} rendered, {result.written} written"
-          f"{f', {result.deleted} deleted' if result.deleted else ''}) into {out}/ in "
-          f"{seconds:.2f}s{warnings}  [{stages}]", file=sys.stderr)
+    print(terminal_safe(
+        f"Built {_count(result.events, 'event')}, {_count(result.pages, 'page')} "
+        f"({result.files} files: {result.rendered} rendered, {result.written} written"
+        f"{f', {result.deleted} deleted' if result.deleted else ''}) into {out}/ in "
+        f"{seconds:.2f}s{warnings}  [{stages}]"), file=sys.stderr)
     if not result.events:
-        print(f"No events yet: add a folder {Path(source) / 'data' / 'events'}/<slug>/ with an "
-              "event.toml and its round files, then build again.", file=sys.stderr)
+        print(terminal_safe(f"No events yet: add a folder {Path(source) / 'data' / 'events'}/"
+                            "<slug>/ with an event.toml and its round files, then build "
+                            "again."), file=sys.stderr)
     options = "".join(f" --{name} {value}" for name, value in (("source", source), ("out", out))
                       if value not in (".", "_site"))
-    print(f"Preview: {_invocation()} serve{options}  →  "
-          f"http://127.0.0.1:8000{result.config.base_url.path}  (rebuilds as you edit)",
-          file=sys.stderr)
+    print(terminal_safe(f"Preview: {_invocation()} serve{options}  →  "
+                        f"http://127.0.0.1:8000{result.config.base_url.path}  (rebuilds as "
+                        "you edit)"), file=sys.stderr)
 
 
 def _invocation() -> str:

@@ -55,13 +55,36 @@ class Problem:
 LONGEST_MESSAGE = 600
 """Characters of a message shown; the middle of a longer one (a list of 20,000 names at one
 table of a broken file) is left out, its start and its end (what to do) kept."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+                     "\ud800-\udfff]")
+"""What a terminal must never be given raw from data: C0 and C1 control characters and DEL (ESC
+starts the sequences that clear the screen or set the window title; NEL, like U+2028 and
+U+2029, breaks a line for readers that split as Python's str.splitlines does), the bidi
+controls that reorder what is shown (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), and
+lone surrogates (a file name's bytes that are not UTF-8, which a strict stdout cannot encode)."""
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(char: str) -> str:
+    """One character as Python writes its escape: `\\n`, `\\x1b`, `\\u2028`."""
+    code = ord(char)
+    return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def terminal_safe(text: str) -> str:
+    """The text as it may be printed: every character of `_UNSAFE` shown as its visible escape,
+    the way Python writes it (`\\x1b`, `\\n`, `\\u2028`), so a name can neither move the
+    cursor, clear the screen, reorder the line, nor start another line. Used on everything from
+    data (names, paths, file contents, exception texts) on its way to stdout or stderr. A
+    backslash is left as it is: the escapes are for a person reading, not for a parser."""
+    return _UNSAFE.sub(lambda match: escaped(match.group()), text)
 
 
 def one_line(text: str) -> str:
     """The text on one line, as editors and CI read `path:line: message`: a line break or other
-    control character inside a name shows as its escape (\\n), and a very long text is cut."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    control character inside a name shows as its escape (\\n, see `terminal_safe`), and a very
+    long text is cut."""
+    text = terminal_safe(text)
     if len(text) > LONGEST_MESSAGE:
         text = f"{text[:LONGEST_MESSAGE - 160]} … {text[-150:]}"
     return text

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine import BuildResult, Engine, Progress
-from .problems import DataError, Problem, TemplateError, sorted_problems
+from .problems import DataError, Problem, TemplateError, sorted_problems, terminal_safe
 from .write import has_site
 
 
@@ -45,8 +45,9 @@ class Report:
         return [p for p in self.problems if p.is_error]
 
     def line(self) -> str:
-        what = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more"
-                                                if len(self.changed) > 3 else "")
+        # the paths changed are file names as the system gives them: shown escaped
+        what = ", ".join(map(terminal_safe, self.changed[:3])) + (
+            f" and {len(self.changed) - 3} more" if len(self.changed) > 3 else "")
         if self.errors and self.held_back and (self.written or self.deleted):
             verb = "keeps" if len(self.errors) == 1 else "keep"
             return (f"{what}: {_count(len(self.errors), 'error')} {verb} "

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
-from site_builder import __version__
+from site_builder import __version__, write
 from site_builder.newleague import create_league
 
+REPO = Path(__file__).resolve().parent.parent
 TODAY = dt.date(2026, 11, 24)
 SLUG = "2026-11-24-example-store-night"
 OFFICIAL = {"actions/checkout", "actions/setup-python", "actions/configure-pages",
@@ -73,14 +78,14 @@ def test_the_workflow_installs_the_tool_pinned_and_uses_the_official_actions(tmp
     assert used == OFFICIAL
     assert all("@v" in step["uses"] for step in steps if "uses" in step)  # each at a version
     runs = [step["run"] for step in steps if "run" in step]
-    assert f'python -m pip install "site-builder=={__version__}"' in runs
+    assert f"python -m pip install 'site-builder=={__version__}'" in runs
     assert any(run.startswith("site-builder build --source . --out _site") for run in runs)
     assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
     # from the tool's git repository at a tag, when asked
     pin = f"git+https://example.org/tools/site-builder@v{__version__}"
     create_league(tmp_path / "b", install=pin, today=TODAY)
     text = (tmp_path / "b/.github/workflows/pages.yml").read_text()
-    assert f'python -m pip install "{pin}"' in text
+    assert f"run: \"python -m pip install '{pin}'\"" in text
     assert pin in (tmp_path / "b/README.md").read_text()
 
 
@@ -132,3 +137,65 @@ def test_a_folder_without_an_events_folder_is_refused_with_where_it_looked(tmp_p
     assert result.code == 0
     assert ("No events yet: add a folder data/events/<slug>/ with an event.toml and its round "
             "files, then build again.") in result.lines
+
+
+def watch_beside(folder: Path, monkeypatch) -> dict[str, bool]:
+    """Every name that appears in `folder` while builds run, and whether it is a folder: looked
+    at whenever a build renames or removes something (a state file put in place, a staging
+    folder swapped in or removed), when its temporary files and folders exist."""
+    seen: dict[str, bool] = {}
+    real_replace, real_rmtree = os.replace, shutil.rmtree
+
+    def look() -> None:
+        for entry in os.scandir(folder):
+            seen[entry.name] = entry.is_dir()
+
+    def replace(*args, **kwargs):
+        look()
+        return real_replace(*args, **kwargs)
+
+    def rmtree(*args, **kwargs):
+        look()
+        return real_rmtree(*args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(shutil, "rmtree", rmtree)
+    return seen
+
+
+@pytest.mark.parametrize("gitignore", ["the league's own", "the tool repository's"])
+def test_the_gitignore_covers_every_file_a_build_leaves_beside_its_output(tmp_path, run_cli,
+                                                                         monkeypatch, gitignore):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    league = tmp_path / "league"
+    assert run_cli("new", league).code == 0
+    if gitignore == "the tool repository's":
+        shutil.copy(REPO / ".gitignore", league / ".gitignore")
+    made = {entry.name for entry in league.iterdir()}
+    seen = watch_beside(league, monkeypatch)
+    assert run_cli("build", "--source", league).code == 0            # a new site: staged whole
+    round_2 = next(league.glob("data/events/*/round-2.csv"))
+    round_2.write_text(round_2.read_text().replace("modified-win", "win"))
+    assert run_cli("build", "--source", league).code == 0            # in place, from the state
+    monkeypatch.setattr(write, "exchange", lambda first, second: False)  # no renameat2:
+    assert run_cli("build", "--source", league, "--clean").code == 0  # the old site retired
+    left = {name: is_dir for name, is_dir in seen.items() if name not in made}
+    kinds = {re.sub(r"[0-9]+(-\w{8})?$", "<n>", name) for name in left}
+    assert kinds == {"_site", "_site.state", "._site.state.tmp-<n>", "._site.staging-<n>",
+                     "._site.old-<n>"}, left
+    for name, is_dir in left.items():  # made again as the build had them, to ask git
+        if is_dir:
+            (league / name).mkdir(exist_ok=True)
+            (league / name / "index.html").write_text("<p>a page</p>")
+        elif not (league / name).exists():
+            (league / name).write_bytes(b"state")
+    subprocess.run(["git", "init", "-q", str(league)], check=True)
+    asked = [*left, *(f"{name}/index.html" for name, is_dir in left.items() if is_dir)]
+    ignored = subprocess.run(["git", "-C", str(league), "check-ignore", *asked],
+                             capture_output=True, text=True).stdout.splitlines()
+    assert sorted(ignored) == sorted(asked)
+    untracked = subprocess.run(["git", "-C", str(league), "status", "--porcelain",
+                                "--untracked-files=all"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    assert untracked and not [line for line in untracked if "_site" in line], untracked
