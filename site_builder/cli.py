@@ -162,7 +162,7 @@ def _run_build(args: argparse.Namespace) -> int:
     _print_summary(result, args.source, args.out, time.perf_counter() - started)
     from .session import state_notes
     for note in state_notes(result):
-        print(f"site-builder: {note}", file=sys.stderr)
+        print(terminal_safe(f"site-builder: {note}"), file=sys.stderr)
     return EXIT_OK
 
 
@@ -219,7 +219,7 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         shown.update(problems)
         print(result.line(), file=sys.stderr, flush=True)
         for note in result.notes:
-            print(f"site-builder: {note}", file=sys.stderr, flush=True)
+            print(terminal_safe(f"site-builder: {note}"), file=sys.stderr, flush=True)
         if serving:
             follow_base_url()
             serving[1].publish(result.changed_urls, problems, built=result.site_on_disk)
@@ -291,9 +291,9 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         try:
             session.close()
         except OSError as exc:  # a full disk: the next build is a full one
-            print(f"site-builder: warning: the state beside {args.out}/ could not be saved "
-                  f"({exc.strerror or exc}): the next build will draw every page.",
-                  file=sys.stderr)
+            print(terminal_safe(f"site-builder: warning: the state beside {args.out}/ could not "
+                                f"be saved ({exc.strerror or exc}): the next build will draw "
+                                "every page."), file=sys.stderr)
         if serving:
             serving[1].close()
             serving[0].shutdown()

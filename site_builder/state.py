@@ -88,7 +88,7 @@ class Header(NamedTuple):
     body_digest: str
 
 
-def page_digest(data: bytes) -> bytes:
+def page_digest(data: bytes | memoryview) -> bytes:
     """The digest a page record keeps of the page's bytes: SHA-256, which this machine's
     processors do in hardware (twice as fast as BLAKE2b: a new process checks every page)."""
     return hashlib.sha256(data).digest()[:16]
