@@ -96,6 +96,17 @@ def test_every_file_pair_reads_is_judged_by_the_builds_rule_and_all_are_listed(s
     assert listing(outside) == ["directory.csv", "players.csv", "round-1.csv"]
 
 
+def test_a_drops_csv_that_is_a_named_pipe_is_refused_unread(site, pair):
+    """Reading a pipe blocks until someone writes into it: pair would hang recording a drop."""
+    swiss_event(site, {1: ROUND_1})
+    os.mkfifo(site.root / EV / "drops.csv")
+    code, out, err = pair(site, "--drop", "Di")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"{EV}/drops.csv: is a named pipe, not a file: skipped unread by a build; pair refuses "
+        "it, as it would read or write it: put the file itself there", "Nothing was written."]
+
+
 def test_links_the_build_follows_pair_follows_too(site, pair, tmp_path):
     """data/ kept in another checkout and linked in: the build reads it (the site's own layout),
     and pair writes the round there, into the site's data."""
@@ -160,6 +171,20 @@ def test_a_person_known_by_another_spelling_is_one_person(site, pair):
         f"{EV}/round-1.csv:2: --add 'R. Mills': the same person as Rob Mills (id 'rob-mills'), "
         "who already plays",
         "Nothing was written."]
+
+
+def test_a_player_coming_back_is_added_as_the_event_writes_them(site, pair):
+    """Di left after round 1; `--add di` in round 3 would write one person two ways."""
+    swiss_event(site, {1: ROUND_1, 2: "table,player,result\n1,Ann,win\n1,Cy,loss\n,Bob,bye\n"},
+                **{"drops.csv": "player,after_round\nDi,1\n"})
+    code, _, err = pair(site, "--add", "di")
+    assert code == 1
+    assert err.splitlines() == [
+        f"{EV}/round-2.csv: --add 'di': the same person as Di (id 'di'), as the event writes "
+        "them: expected --add 'Di'", "Nothing was written."]
+    code, _, err = pair(site, "--add", "Di")
+    assert code == 0, err
+    assert "Di" in {r["player"] for r in rows_of(site.root / EV / "round-3.csv")}
 
 
 def test_every_name_problem_of_the_run_is_listed(site, pair):

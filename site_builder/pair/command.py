@@ -1,9 +1,10 @@
 """`site-builder pair EVENT_FOLDER`: the event's next round, formed by its game's own procedure
 and written as its round file with the results empty, for the organizer to fill in.
 
-Load → check → score (the standings the pairing reads) → form → write. Nothing is written when
-anything is wrong: every refusal is a `path:line` problem, and an existing file is never
-overwritten.
+Judge the inputs by the build's rules (trust.py) → load → check → who plays (names.py) → score
+(the standings the pairing reads) → form → load the event with the round as check would → write.
+Nothing is written when anything is wrong: every refusal is a `path:line` problem, and an
+existing file is never overwritten.
 """
 
 from __future__ import annotations
@@ -99,11 +100,18 @@ def plan_next_round(request: Request) -> NextRound:
     plan = NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
                      scored.display_name, formed, _header(ruleset, event),
                      tuple(players.dropped), _drops_after(folder, event, players, number))
+    _refuse_unless_it_checks(source, folder, plan, directory)
+    return plan
+
+
+def _refuse_unless_it_checks(source: Path, folder: Path, plan: NextRound,
+                             directory: Directory) -> None:
+    """Whatever a game's former returned and whatever names were given, what pair writes (the
+    round, drops.csv) must pass check: loaded as check loads it, before anything is written."""
     pending = {plan.path.name: plan.text()}
     if plan.drops is not None:
         pending[DROPS_FILE] = plan.drops
     refuse_unless_check_passes(source, folder, plan.path.name, pending, directory)
-    return plan
 
 
 def _drops_after(folder: Path, event: Event, players: Players, number: int) -> str | None:

@@ -64,7 +64,8 @@ def _judged(path: Path, shown: str, source: Path, what: str) -> list[Problem]:
         return [Problem(shown, None, LINK_OUT.format(target=target, what=what))]
     # A pipe or device (a warning to the build, which skips it), or a link to nothing.
     return [Problem(p.path, p.line, p.message if p.is_error else
-                    f"{p.message}; pair reads and writes only the {what} itself")
+                    f"{p.message} by a build; pair refuses it, as it would read or write it: "
+                    f"put the {what} itself there")
             for p in verdict.problems]
 
 
