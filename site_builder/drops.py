@@ -5,8 +5,8 @@
 
 A player who stops appearing in the rounds is scored as dropped with or without this file (data
 contract, section 3). The file says the organizer knows: `check` then does not ask whether their
-row in the next round was forgotten (namechecks.check_absences). `site-builder pair --drop NAME`
-writes its lines (record_drop).
+row in the next round was forgotten (namechecks.check_absences), and `pair` does not pair them.
+`site-builder pair --drop NAME` writes its lines (drops_text).
 """
 
 from __future__ import annotations
