@@ -83,17 +83,24 @@ def event_folders(source: Path, log: ProblemLog) -> list[Path]:
     return folders
 
 
-def load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
+Pending = dict[str, bytes]
+"""Files read as if the event folder held them with these bytes, by name: `pair` loads the event
+as it will be once its round (and drops.csv) are written, before writing either."""
+
+
+def load_event(source: Path, folder: Path, log: ProblemLog,
+               pending: Pending | None = None) -> Event | None:
     """One event folder, checked against its own problems only: the rulesets skip their
     cross-round checks (advancement, eligibility) when the event's rows have errors, and an
-    error elsewhere in the site (data/players.csv, another event) must not hide them."""
+    error elsewhere in the site (data/players.csv, another event) must not hide them.
+    `pending` may hold a round file and drops.csv, no other file."""
     own = ProblemLog()
-    event = _load_event(source, folder, own)
+    event = _load_event(source, folder, own, pending or {})
     log.extend(own.problems)
     return event
 
 
-def _load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
+def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -> Event | None:
     shown_folder = f"{EVENTS_DIR}/{printable(folder.name)}"
     toml_shown = f"{shown_folder}/{EVENT_FILE}"
     if kind(folder, shown_folder, source, log) != FOLDER:
@@ -102,6 +109,7 @@ def _load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     if listing is None:
         return None  # unreadable: reported
     files: EventFiles = {name: (path, found) for name, path, found in listing}
+    files.update({name: (folder / name, FILE) for name in pending})
     if files.get(EVENT_FILE, (None, None))[1] != FILE:
         log.error(toml_shown, None, f"is missing: every event folder needs an {EVENT_FILE} "
                                     "with name, date and game")
@@ -126,10 +134,10 @@ def _load_event(source: Path, folder: Path, log: ProblemLog) -> Event | None:
     event = Event(info, shown_folder, options,
                   key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
     event.registrations = _read_registrations(files, shown_folder, log)
-    event.rounds = _read_rounds(files, shown_folder, ruleset, options, log)
+    event.rounds = _read_rounds(files, shown_folder, ruleset, options, log, pending)
     ruleset.validate(event, log)
     _check_registered(event, log)
-    event.drops = read_drops(files, shown_folder, event.rounds, log)
+    event.drops = read_drops(files, shown_folder, event.rounds, log, pending.get(DROPS_FILE))
     return event
 
 
@@ -221,22 +229,22 @@ def _deck_url(text: str | None, shown: str, line: int, log: ProblemLog) -> str |
 
 
 def _read_rounds(files: EventFiles, shown_folder: str, ruleset, options,
-                 log: ProblemLog) -> tuple[Round, ...]:
-    """The event's rounds in order."""
+                 log: ProblemLog, pending: Pending) -> tuple[Round, ...]:
+    """The event's rounds in order (a pending one read from its bytes)."""
     numbered = _round_files(files, shown_folder, log)
     _check_round_gaps(numbered, shown_folder, log)
     rounds = []
     for number in sorted(numbered):
         path, shown = numbered[number], f"{shown_folder}/{numbered[number].name}"
-        round_ = _read_round(number, path, shown, ruleset, options, log)
+        round_ = _read_round(number, path, shown, ruleset, options, log, pending.get(path.name))
         if round_ is not None:
             rounds.append(round_)
     return tuple(rounds)
 
 
 def _read_round(number: int, path: Path, shown: str, ruleset, options,
-                log: ProblemLog) -> Round | None:
-    table = read_csv(path, shown, ruleset.columns(options), log)
+                log: ProblemLog, raw: bytes | None = None) -> Round | None:
+    table = read_csv(path, shown, ruleset.columns(options), log, raw)
     if table is None:
         return None
     if not table.rows:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import math
 import re
+import sys
 import tomllib
 import unicodedata
 from dataclasses import dataclass
@@ -274,7 +276,74 @@ def read_toml(path: Path, shown: str, log: ProblemLog) -> TomlDoc | None:
         where = f" at column {match.group(2)}" if match else " at the end of the file"
         log.error(shown, line, f"is not valid TOML: {detail[0].lower()}{detail[1:]}{where}")
         return None
+    except ValueError:  # after TOMLDecodeError, its subclass: a decimal integer too long for int()
+        data = None
+    if data is None or _holds_too_long_integer(data):
+        log.error(shown, *_too_long_integer(text))
+        return None
     return TomlDoc(shown, text, data)
+
+
+# ---------------------------------------------------------------- integers too long to read
+# Python turns at most sys.get_int_max_str_digits() digits (4,300) of text into an int, or an int
+# into text: past that, int() and str() raise ValueError. tomllib reads a longer decimal integer
+# with int() (a ValueError that says neither where nor which), and a longer hexadecimal, octal or
+# binary one without complaint, which every message and digest showing it then fails on.
+
+_INTEGER = re.compile(r"[+-]?(?:0x[0-9a-fA-F](?:_?[0-9a-fA-F])*|0o[0-7](?:_?[0-7])*"
+                      r"|0b[01](?:_?[01])*|[0-9](?:_?[0-9])*)")
+_KEY = re.compile(r"^\s*([^=\s]+)\s*=")
+
+
+def _holds_too_long_integer(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_holds_too_long_integer(inner) for inner in value.values())
+    if isinstance(value, list):
+        return any(_holds_too_long_integer(inner) for inner in value)
+    if not isinstance(value, int):
+        return False
+    limit = sys.get_int_max_str_digits()  # 0: no limit
+    # Below 2 ** (3 * limit) a number is below 10 ** limit: most need no power of ten at all.
+    return limit > 0 and value.bit_length() > 3 * limit and abs(value) >= 10 ** limit
+
+
+def _reads_too_long_integer(text: str) -> bool:
+    try:
+        return _holds_too_long_integer(tomllib.loads(text))
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    except ValueError:
+        return True
+
+
+def _too_long_integer(text: str) -> tuple[int, str]:
+    """(line, message) for the first integer too long to read. Its line is the last of the
+    shortest beginning of the file that holds it: a beginning that holds the number reads it
+    (all before it was read), one that ends before it does not (one cut inside a string is not
+    TOML). So a binary search over the lines finds it."""
+    lines = text.splitlines(keepends=True)
+    low, high = 1, max(len(lines), 1)
+    while low < high:
+        middle = (low + high) // 2
+        if _reads_too_long_integer("".join(lines[:middle])):
+            high = middle
+        else:
+            low = middle + 1
+    line = lines[low - 1] if lines else ""
+    digits = max((_decimal_digits(m.group()) for m in _INTEGER.finditer(line)), default=0)
+    key = _KEY.match(line)
+    subject = key.group(1).strip("\"'") if key else "a value"
+    return low, (f"{subject} is a whole number of {digits:,} digits: expected a whole number of "
+                 f"at most {sys.get_int_max_str_digits():,} digits")
+
+
+def _decimal_digits(literal: str) -> int:
+    """How many decimal digits the TOML integer has, without making it text."""
+    written = literal.lstrip("+-").replace("_", "")
+    if not written.startswith(("0x", "0o", "0b")):
+        return len(written.lstrip("0")) or 1
+    value = int(written, 0)  # a power-of-two base: no limit
+    return len(str(value)) if value < 10 ** 4000 else math.floor(math.log10(value)) + 1
 
 
 def toml_type_name(value: Any) -> str:

@@ -99,3 +99,91 @@ def test_every_input_at_its_limit_builds_well_under_a_gigabyte(cup, capsys):
         print(f"\n[memory] every input at its limit: peak {result['peak_mb']:.0f} MB "
               f"({measured.stderr.splitlines()[0]})")
     assert result["peak_mb"] < 1024
+
+
+# ---------------------------------------------------------------- integers too long to read
+
+HUGE = "9" * 5_000
+"""Python reads at most 4,300 digits into an integer (sys.get_int_max_str_digits): tomllib and
+int() raise ValueError past that, which was "internal error … This is a bug" (issue 30, 9)."""
+OTHER_EV = "data/events/2024-06-01-other"
+
+
+@pytest.mark.parametrize("path,content,message", [
+    (f"{EV}/drops.csv", f"player,after_round\nAda,{HUGE}\n",
+     f"{EV}/drops.csv:2: after_round is a whole number of 5,000 digits: expected the last round "
+     "Ada played, a whole number from 1 (Ada last plays round 1)"),
+    (f"{EV}/event.toml", conquest_event(structure="custom", swiss_rounds=5, cut=0)
+     + f"seed = {HUGE}\n",
+     f"{EV}/event.toml:7: seed is a whole number of 5,000 digits: expected a whole number of at "
+     "most 4,300 digits"),
+    ("site.toml", f'title = "Club"\nlatest_events = {HUGE}\n',
+     "site.toml:2: latest_events is a whole number of 5,000 digits: expected a whole number of at "
+     "most 4,300 digits"),
+])
+def test_an_integer_of_5000_digits_is_an_error_at_its_line_and_the_others_are_listed(
+        cup, run_cli, path, content, message):
+    cup.write({path: content, f"{OTHER_EV}/event.toml": conquest_event(date="2024-06-01"),
+               f"{OTHER_EV}/round-1.csv": "table,player,result\n1,Ada,won\n1,Bram,loss\n"})
+    for command in (["check", "--source", cup.root],
+                    ["build", "--source", cup.root, "--out", cup.out]):
+        result = run_cli(*command)
+        assert result.code == 1 and "internal error" not in result.err, result.err
+        problems, verdict = result.lines[:-1], result.lines[-1]
+        assert message in problems
+        assert any(p.startswith(f"{OTHER_EV}/round-1.csv:2: result 'won'") for p in problems)
+        assert len(problems) == 2 and verdict.startswith("2 errors")
+        assert not cup.out.exists()
+
+
+@pytest.mark.parametrize("path,content,message", [
+    (f"{EV}/drops.csv", f"player,after_round\nAda,{HUGE}\n",
+     f"{EV}/drops.csv:2: after_round is a whole number of 5,000 digits: expected the last round "
+     "Ada played, a whole number from 1 (Ada last plays round 1)"),
+    (f"{EV}/event.toml", conquest_event(structure="custom", swiss_rounds=5, cut=0)
+     + f"seed = {HUGE}\n",
+     f"{EV}/event.toml:7: seed is a whole number of 5,000 digits: expected a whole number of at "
+     "most 4,300 digits"),
+])
+def test_pair_says_the_same_and_writes_nothing(cup, pair, path, content, message):
+    cup.write({path: content})
+    code, out, err = pair(cup)
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [message, "Nothing was written."]
+    assert not (cup.root / EV / "round-2.csv").exists()
+
+
+def test_a_long_integer_is_found_at_its_own_line(tmp_path):
+    """tomllib's ValueError says no line: the line is found however the number is written (in a
+    list, with underscores), and digits inside a string are no number at all."""
+    from site_builder.problems import ProblemLog
+    from site_builder.textfiles import read_toml
+
+    path = tmp_path / "event.toml"
+    path.write_text(f'name = "{HUGE}"\nnote = """\n{HUGE}\n"""\ncounts = [\n  1,\n'
+                    f'  -{"_".join(HUGE)},\n]\n')
+    log = ProblemLog()
+    assert read_toml(path, "event.toml", log) is None
+    assert [str(p) for p in log.problems] == [
+        "event.toml:7: a value is a whole number of 5,000 digits: expected a whole number of at "
+        "most 4,300 digits"]
+    path.write_text(f'name = "{HUGE}"\nseed = 42\n')
+    assert read_toml(path, "event.toml", log).data["seed"] == 42
+
+
+@pytest.mark.parametrize("written,digits", [("0x" + "f" * 5_000, "6,021"),
+                                            ("0b1" + "0" * 15_000, "4,516"),
+                                            ("-" + "1_0" * 2_200, "4,400")])
+def test_an_integer_too_long_to_show_is_refused_however_it_is_written(cup, run_cli, written,
+                                                                      digits):
+    """tomllib reads a hexadecimal or binary integer of any length without a word; every
+    message, seed and digest that shows it then failed as the decimal one did."""
+    cup.write({f"{EV}/event.toml": conquest_event(structure="custom", swiss_rounds=5, cut=0)
+               + f"seed = {written}\n",
+               "site.toml": f"title = {written}\n"})
+    result = run_cli("check", "--source", cup.root)
+    assert result.code == 1 and "internal error" not in result.err, result.err
+    expected = (f"is a whole number of {digits} digits: expected a whole number of at most 4,300 "
+                "digits")
+    assert result.lines == [f"{EV}/event.toml:7: seed {expected}", f"site.toml:1: title {expected}",
+                            "2 errors."]

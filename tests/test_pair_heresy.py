@@ -609,6 +609,31 @@ def test_armageddon_refusals(site, pair, elimination, args, message):
     assert err.splitlines() == [f"{EV}/round-1.csv: {message}", "Nothing was written."]
 
 
+def test_a_drop_written_in_drops_csv_is_refused_in_double_elimination_only_while_in(site, pair):
+    """A drop the organizer wrote into drops.csv is a drop as --drop is (issue 30, point 6): in
+    double elimination pair says so, naming the file, not a --drop nobody gave. Once the
+    player is out (two match losses), the line changes nothing and the round is paired."""
+    new_event(site, "armageddon", [f"P{k:02d}" for k in range(1, 5)], elimination="double")
+    assert pair(site)[0] == 0
+    play_matches(site.root / EV / "round-1.csv", 1)
+    site.write({f"{EV}/drops.csv": "player,after_round\nP01,1\n"})
+    code, out, err = pair(site)
+    assert (code, out) == (1, "")
+    assert err.splitlines()[0].startswith(
+        f"{EV}/round-1.csv: drops.csv lists P01 as gone: in double elimination the results "
+        "cannot show that a player left")
+    site.write({f"{EV}/drops.csv": "player,after_round\n"})
+    assert pair(site)[0] == 0
+    play_matches(site.root / EV / "round-2.csv", 2)
+    lost = [{r["player"] for r in rows_of(site.root / EV / f"round-{n}.csv")
+             if r["result"] == "loss" and r["game"] == "1"} for n in (1, 2)]
+    (gone,) = lost[0] & lost[1]  # two match losses: out
+    site.write({f"{EV}/drops.csv": f"player,after_round\n{gone},2\n"})
+    code, out, err = pair(site)
+    assert code == 0, err
+    assert f"  not paired: {gone} (drops.csv line 2: dropped after round 2)" in out.splitlines()
+
+
 def test_a_player_who_drops_in_single_elimination_leaves_the_others_a_bye(site, pair, run_cli):
     """Eight players; after round 1 P01 leaves: the three other winners go on, so one of them
     has the bye (fewest lost games), and the scoring counts P01 out, with a warning."""

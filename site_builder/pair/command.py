@@ -1,29 +1,32 @@
 """`site-builder pair EVENT_FOLDER`: the event's next round, formed by its game's own procedure
 and written as its round file with the results empty, for the organizer to fill in.
 
-Load → check → score (the standings the pairing reads) → form → write. Nothing is written when
-anything is wrong: every refusal is a `path:line` problem, and an existing file is never
-overwritten.
+Judge the inputs by the build's rules (trust.py) → load → check → who plays (names.py) → score
+(the standings the pairing reads) → form → load the event with the round as check would → write.
+Nothing is written when anything is wrong: every refusal is a `path:line` problem, and an
+existing file is never overwritten.
 """
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import random
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..drops import DROPS_FILE, current_text, drops_text
 from ..drops import csv_cell as _csv_cell
-from ..drops import record_drop
-from ..load import EVENTS_DIR, REGISTRATIONS_FILE, assign_event_ids, load_event
+from ..load import EVENTS_DIR, assign_event_ids, load_event
 from ..model import Event
-from ..people import load_directory
+from ..people import Directory, load_directory
 from ..problems import ConfigError, DataError, ProblemLog, sorted_problems
 from ..rules import RULESETS
 from . import heresy, inwo, spellfire, twoplayer
 from .forming import Context, Formed, Table, refuse
+from .names import Players, gone_notes, who_plays
+from .trust import refuse_unless_check_passes, refuse_what_the_build_skips
 
 FORMERS = {"conquest": twoplayer.form, "kingdom": twoplayer.form, "heresy": heresy.form,
            "spellfire": spellfire.form, "inwo": inwo.form}
@@ -49,8 +52,9 @@ class NextRound:
     header: tuple[str, ...]
     dropped: tuple[str, ...] = ()
     """The --drop names, to record in drops.csv once the round is written."""
-    listed: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """The event's drops.csv as it was read (name → (after_round, line))."""
+    drops: str | None = None
+    """drops.csv's text once they are recorded (checked with the round), or None: no drop to
+    record (none, or round 1, where a dropped name never played)."""
 
     @property
     def label(self) -> str:
@@ -77,22 +81,48 @@ class NextRound:
 
 def plan_next_round(request: Request) -> NextRound:
     """The next round of the event, or DataError/ConfigError saying why there is none."""
-    source = _site_of(request.folder)
-    event = _load(source, request.folder)
+    source, folder = _site_of(request.folder)
+    refuse_what_the_build_skips(source, folder)  # before anything is read
+    directory = load_directory(source, ProblemLog())  # its own errors are check's business
+    event = _load(source, folder, directory)
     ruleset = RULESETS[event.info.game]
     number = event.rounds[-1].number + 1 if event.rounds else 1
     _refuse_if_not_ready(event, ruleset, number)
-    names, where = _players(event, ruleset, request, number)
+    players = who_plays(event, ruleset, request.drop, request.add, number, directory)
     rng = random.Random(request.seed if request.seed is not None else _seed(event, number))
     scored = ruleset.score(event)
     formed = FORMERS[event.info.game](Context(
-        event, scored, ruleset, number, names, set(request.drop),
-        list(dict.fromkeys(request.add)), rng, request.allow_five, where))
+        event, scored, ruleset, number, players.names, set(players.dropped) | set(players.gone),
+        players.added, rng, request.allow_five, players.where, frozenset(players.gone)))
     if not formed.tables:
-        raise refuse(where, None, f"nobody is left to play round {number}")
-    return NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
+        raise refuse(players.where, None, f"nobody is left to play round {number}")
+    formed.notes.extend(gone_notes(players))
+    plan = NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
                      scored.display_name, formed, _header(ruleset, event),
-                     tuple(dict.fromkeys(request.drop)), dict(event.drops))
+                     tuple(players.dropped), _drops_after(folder, event, players, number))
+    _refuse_unless_it_checks(source, folder, plan, directory)
+    return plan
+
+
+def _refuse_unless_it_checks(source: Path, folder: Path, plan: NextRound,
+                             directory: Directory) -> None:
+    """Whatever a game's former returned and whatever names were given, what pair writes (the
+    round, drops.csv) must pass check: loaded as check loads it, before anything is written."""
+    pending = {plan.path.name: plan.text()}
+    if plan.drops is not None:
+        pending[DROPS_FILE] = plan.drops
+    refuse_unless_check_passes(source, folder, plan.path.name, pending, directory)
+
+
+def _drops_after(folder: Path, event: Event, players: Players, number: int) -> str | None:
+    """drops.csv with each --drop name in it, with the last round they played, the one before
+    this: so `check` knows they left (and does not ask about their missing row). Every game's,
+    elimination and advancement rounds included: it is true there too. Not in round 1: a
+    registered player who never played has not dropped."""
+    if number == 1 or not players.dropped:
+        return None
+    return drops_text(current_text(folder), [(name, number - 1, event.drops.get(name, (0, None))[1])
+                                             for name in players.dropped])
 
 
 def _header(ruleset, event: Event) -> tuple[str, ...]:
@@ -104,25 +134,28 @@ def _header(ruleset, event: Event) -> tuple[str, ...]:
     return spec.required + spec.optional
 
 
-def _site_of(folder: Path) -> Path:
-    """The site's folder, from an event folder data/events/<slug>."""
+def _site_of(folder: Path) -> tuple[Path, Path]:
+    """(the site's folder, the event's folder), from an event folder data/events/<slug>, its
+    links not followed: where a link leads is for the build's rule to judge (trust.py), and a
+    folder linked in from another site must not make that site this one."""
     if not folder.is_dir():
         raise ConfigError(f"{folder}: there is no such folder (give the event's folder, "
                           f"{EVENTS_DIR}/<slug>)")
-    resolved = folder.resolve()
-    if resolved.parent.name != "events" or resolved.parent.parent.name != "data":
+    absolute = Path(os.path.abspath(folder))
+    if absolute.parent.name != "events" or absolute.parent.parent.name != "data":
         raise ConfigError(f"{folder} is not an event folder: expected {EVENTS_DIR}/<slug> inside a "
                           "results site")
-    return resolved.parent.parent.parent
+    return absolute.parent.parent.parent, absolute
 
 
-def _load(source: Path, folder: Path) -> Event:
-    """This event alone, checked: an error elsewhere in the site (another event, a bad row of
-    data/players.csv) does not stop the organizer pairing this one."""
+def _load(source: Path, folder: Path, directory: Directory | None = None) -> Event:
+    """This event alone, checked, its people's ids from the site's directory: an error
+    elsewhere in the site (another event, a bad row of data/players.csv) does not stop the
+    organizer pairing this one."""
     log = ProblemLog()
-    event = load_event(source, folder.resolve(), log)
+    event = load_event(source, folder, log)
     if event is not None:
-        assign_event_ids(event, load_directory(source, ProblemLog()), log)
+        assign_event_ids(event, directory or load_directory(source, ProblemLog()), log)
     if event is None or log.has_errors():
         raise DataError(sorted_problems([p for p in log.problems if p.is_error]))
     return event
@@ -141,54 +174,6 @@ def _refuse_if_not_ready(event: Event, ruleset, number: int) -> None:
     if event.info.status == "final":
         raise refuse(f"{event.folder}/event.toml", event.line_of("status"),
                      "status = \"final\": the event is over, there is no next round to pair")
-
-
-def _players(event: Event, ruleset, request: Request, number: int) -> tuple[list[str], str]:
-    """Round 1: the registrations; later: the players of the latest round; minus --drop, plus
-    --add. With the file they come from, for messages. A game whose rounds only some players
-    go on to (SPELLFIRE's bracket winners) says who (`continuing`): an --add may be anyone but
-    them (another chance)."""
-    if number == 1:
-        where = f"{event.folder}/{REGISTRATIONS_FILE}"
-        lines = {r.name: r.line for r in event.registrations}
-        if not lines and not request.add:  # a walk-in event may be all --add
-            raise refuse(where, None, "has no registrations (or is missing): round 1 is paired "
-                                      "from the event's players.csv, one name per row under "
-                                      "'player'")
-        what = "is not registered"
-    else:
-        latest = event.rounds[-1]
-        where, lines = latest.path, {}
-        for row in latest.rows:
-            lines.setdefault(row.player, row.line)
-        what = f"does not play round {latest.number}"
-        if hasattr(ruleset, "continuing"):
-            _check_drops(request, lines, where, what)
-            _check_adds(request, ruleset.continuing(event), where)
-            return [n for n in lines if n not in request.drop] + list(dict.fromkeys(request.add)), where
-    _check_drops(request, lines, where, what)
-    _check_adds(request, lines, where)
-    names = [n for n in lines if n not in request.drop] + list(dict.fromkeys(request.add))
-    if len(names) < 2:
-        raise refuse(where, None, f"only {len(names)} player{'s' if len(names) != 1 else ''} "
-                                  f"left to pair for round {number}: a game needs two")
-    return names, where
-
-
-def _check_drops(request: Request, lines: dict[str, int], where: str, what: str) -> None:
-    """--drop names must be among `lines`."""
-    for name in request.drop:
-        if name not in lines:
-            close = difflib.get_close_matches(name, list(lines), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise refuse(where, None, f"--drop '{name}': {name} {what}{hint}")
-
-
-def _check_adds(request: Request, lines: dict[str, int], where: str) -> None:
-    """--add names must not be among `lines`."""
-    for name in request.add:
-        if name in lines:
-            raise refuse(where, lines[name], f"--add '{name}': {name} already plays")
 
 
 def _seed(event: Event, number: int) -> int:
@@ -210,32 +195,40 @@ def _width(event: Event) -> int:
 
 
 def write_round(plan: NextRound) -> None:
-    """Create the round file, never over an existing one: written under a temporary name, then
-    linked to its name, which fails if the name is taken (and a half-written file is never
-    seen under the real name)."""
-    temporary = plan.path.with_name(f".{plan.path.name}.tmp-{os.getpid()}")
-    temporary.write_text(plan.text(), encoding="utf-8")
+    """Create the round file, never over an existing one: written under a temporary name of
+    its own (created new, so no file or link already there is written through), then linked to
+    its name, which fails if the name is taken (and a half-written file is never seen under the
+    real name)."""
+    handle, temporary = _new_temporary(plan.path)
     try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+            file.write(plan.text())
         os.link(temporary, plan.path)
     except FileExistsError:
         raise ConfigError(f"{plan.path} exists already: pair never overwrites a round file "
                           "(remove it first if it should go)") from None
     finally:
-        temporary.unlink()
+        os.unlink(temporary)
+
+
+def _new_temporary(path: Path) -> tuple[int, Path]:
+    """A file beside `path` under a hidden name of its own, created new (O_EXCL: never through
+    a file or link already there), with the mode any new file gets."""
+    while True:
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), temporary
+        except FileExistsError:
+            continue  # a name taken by chance: draw another
 
 
 def record_drops(plan: NextRound) -> list[tuple[str, int]]:
-    """After the round file is written: each --drop name into the event's drops.csv with the
-    last round they played, the one before this, so `check` knows they left (and does not ask
-    about their missing row). Every game's, elimination and advancement rounds included: it is
-    true there too. Not in round 1: a registered player who never played has not dropped.
+    """After the round file is written: drops.csv as checked with the round (NextRound.drops).
     Returns the (name, round) recorded."""
-    after = plan.number - 1
-    if after < 1:
+    if plan.drops is None:
         return []
-    for name in plan.dropped:
-        record_drop(plan.path.parent, name, after, plan.listed.get(name, (0, None))[1])
-    return [(name, after) for name in plan.dropped]
+    (plan.path.parent / DROPS_FILE).write_text(plan.drops, encoding="utf-8", newline="")
+    return [(name, plan.number - 1) for name in plan.dropped]
 
 
 def record_drops_said(plan: NextRound, drops_shown: str) -> tuple[list[str], str | None]:

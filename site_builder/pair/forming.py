@@ -4,7 +4,8 @@ Each game forms its rounds in `pair/<module>.py` (see FORMERS in command.py), as
 `form(context) -> Formed`. The command does what every game shares: it loads and checks the
 event, refuses while the latest round is still being played or when the event is marked final,
 checks the `--drop` and `--add` names against the players of the latest round (the registrations
-for round 1), draws the seed, and writes the file.
+for round 1, names.py), draws the seed, checks the round as `check` would and writes the file
+(trust.py).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ class Context:
     number: int
     """The round to form."""
     players: list[str]
-    """The players of the latest round (the registrations for round 1), without --drop, with
-    --add: at least two. Who of them plays next is the game's business."""
+    """The players of the latest round (the registrations for round 1), without --drop and
+    those drops.csv lists as gone after it, with --add: at least two. Who of them plays next is
+    the game's business."""
     dropped: set[str]
+    """The --drop names and those drops.csv lists as gone after the latest round."""
     added: list[str]
     rng: random.Random
     """Seeded: from --seed, or from the event's seed and the round number."""
@@ -37,6 +40,9 @@ class Context:
     """--allow-five: a SPELLFIRE bracket of five where winners cannot be seated otherwise."""
     where: str = ""
     """The file the players were read from (for messages): the latest round, or players.csv."""
+    recorded: frozenset[str] = frozenset()
+    """Of `dropped`, those the event's drops.csv lists as gone after the latest round (no
+    --drop names them): for messages, and to pass over those out of the event already."""
 
     @property
     def toml(self) -> str:

@@ -208,13 +208,6 @@ def _elimination_round(context: Context) -> Formed:
     if context.number > 1 and context.added:
         raise refuse(context.where, None, f"--add '{context.added[0]}': nobody joins an "
                                           "Armageddon event after round 1 (it is an elimination)")
-    if double and context.number > 1 and context.dropped:
-        raise refuse(context.where, None,
-                     f"--drop '{sorted(context.dropped)[0]}': in double elimination the results "
-                     "cannot show that a player left (the unbeaten player sits rounds out too); "
-                     "pair the round and record each match they do not play as lost 0–2 until "
-                     "they are out (games 1 and 2: loss for them, win for their opponent, tau 0 "
-                     "on both rows)")
     if context.number == 1:
         order = sorted(context.players, key=lambda n: (n.casefold(), n))
         context.rng.shuffle(order)
@@ -228,14 +221,32 @@ def _elimination_round(context: Context) -> Formed:
         if state.champion is not None:
             raise refuse(event.rounds[-1].path, None, f"the event is over: {state.champion} is the "
                                                       "champion, nobody is left to meet")
+        if double:
+            _refuse_a_drop_in_double_elimination(context, set(state.alive()))
         draw = _next_round(state, played[-1], context)
         first = first_round_players(event)
     tables = [Table(k, pair) for k, pair in enumerate(draw.matches, start=1)]
     if draw.bye:
         tables.append(Table(None, (draw.bye,), bye=True))
     notes = _bracket_notes(draw) + draw.notes
-    notes += [f"{name} dropped: out of the event" for name in sorted(context.dropped)]
+    notes += [f"{name} dropped: out of the event"
+              for name in sorted(context.dropped - context.recorded)]  # pair notes the others
     return Formed(tables, armageddon_label(options.elimination, first, context.number - 1), notes)
+
+
+def _refuse_a_drop_in_double_elimination(context: Context, alive: set[str]) -> None:
+    """A player still in who leaves cannot be shown in double elimination's results. One whom
+    drops.csv lists as gone once out (two match losses) changes nothing."""
+    leaving = sorted((context.dropped - context.recorded) | (context.recorded & alive))
+    if not leaving:
+        return
+    name = leaving[0]
+    said = f"drops.csv lists {name} as gone" if name in context.recorded else f"--drop '{name}'"
+    raise refuse(context.where, None,
+                 f"{said}: in double elimination the results cannot show that a player left "
+                 "(the unbeaten player sits rounds out too); pair the round and record each "
+                 "match they do not play as lost 0–2 until they are out (games 1 and 2: loss "
+                 "for them, win for their opponent, tau 0 on both rows)")
 
 
 def _next_round(state: State, previous: list[MatchResult], context: Context) -> Draw:
