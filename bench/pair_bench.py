@@ -48,7 +48,10 @@ class TimedOut(Exception):
     pass
 
 
-def simulate(players: int, rounds: int, seed: int) -> tuple[list[list[tuple[str, str, str]]], list[Entrant]]:
+Rows = list[tuple[str, str, str]]
+
+
+def simulate(players: int, rounds: int, seed: int) -> tuple[list[Rows], list[Entrant]]:
     """The event's rounds (rows of table, player, result) and its standings as Entrants."""
     rng = random.Random(seed)
     names = [f"Player {k:04d}" for k in range(players)]
@@ -121,8 +124,10 @@ def timed_pairing(entrants: list[Entrant], seed: int, timeout: float | None) -> 
     seconds = time.perf_counter() - started
     path = "fallback" if calls["_fewest_pair_downs"] else "quick"
     if calls["_match_group"]:
-        path += f", {calls['_match_group']} group matching{'s' if calls['_match_group'] > 1 else ''}"
-    return seconds, path + f", {len(pairing.pair_downs)} pair-downs, {len(pairing.rematches)} rematches"
+        count = calls["_match_group"]
+        path += f", {count} group matching{'s' if count > 1 else ''}"
+    return seconds, (f"{path}, {len(pairing.pair_downs)} pair-downs, "
+                     f"{len(pairing.rematches)} rematches")
 
 
 def _count_calls() -> dict[str, int]:
@@ -140,7 +145,7 @@ def _count_calls() -> dict[str, int]:
     return calls
 
 
-def write_event(folder: Path, played: list[list[tuple[str, str, str]]], players: int) -> Path:
+def write_event(folder: Path, played: list[Rows], players: int) -> Path:
     """The synthetic event as a site's event folder: custom structure, one more Swiss round."""
     event = folder / "data" / "events" / "2026-01-10-pair-bench"
     event.mkdir(parents=True)
