@@ -55,22 +55,29 @@ def test_round_one_is_random_with_a_random_bye():
 
 
 def _min_pair_downs(entrants: list[Entrant]) -> int | None:
-    """By brute force over every perfect matching: the fewest pairs across point groups with no
-    rematch (None when every pairing has a rematch)."""
-    best = None
+    """By brute force over every perfect matching with no rematch: the fewest pairs across
+    point groups among those whose pair-downs reach no further than they must — the next group
+    when some such pairing avoids every rematch (the seed floats the odd player to "the group
+    with the next most tournament points"; swiss_fallback.py) — None when every pairing has a
+    rematch. tests/test_swiss_fallback.py checks the reach and the rest exhaustively."""
+    totals = sorted({e.points for e in entrants}, reverse=True)
+    found: list[tuple[int, int]] = []  # (pair-downs, longest reach) of each pairing
 
-    def walk(left: list[Entrant], downs: int) -> None:
-        nonlocal best
+    def walk(left: list[Entrant], downs: int, longest: int) -> None:
         if not left:
-            best = downs if best is None else min(best, downs)
+            found.append((downs, longest))
             return
         first, rest = left[0], left[1:]
         for k, other in enumerate(rest):
             if other.name not in first.met:
-                walk(rest[:k] + rest[k + 1:], downs + (first.points != other.points))
+                reach = abs(totals.index(first.points) - totals.index(other.points))
+                walk(rest[:k] + rest[k + 1:], downs + (reach > 0), max(longest, reach))
 
-    walk(entrants, 0)
-    return best
+    walk(entrants, 0, 0)
+    if not found:
+        return None
+    needed = max(1, min(longest for _, longest in found))
+    return min(downs for downs, longest in found if longest <= needed)
 
 
 def met(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:

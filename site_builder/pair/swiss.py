@@ -1,5 +1,6 @@
 """Swiss pairing by the Conquest regulations (seed 001, "Swiss Rounds"), for every two-player
-Swiss game (Conquest, Kingdom): pure functions, randomness from the caller's seeded generator.
+Swiss game (Conquest, Kingdom): pure functions, randomness from the caller's seeded generator
+(and a notice of a long pairing on the stream the caller gives, if it gives one).
 
 * Round 1: players are paired at random; with an odd count a random player gets the bye.
 * Later rounds: with an odd count, the bye goes to the lowest-ranked player who has not had one.
@@ -9,18 +10,29 @@ Swiss game (Conquest, Kingdom): pure functions, randomness from the caller's see
   at random. Continue until all players are paired" — and never two players who met before in
   the Swiss rounds.
 * When that procedure cannot avoid a rematch, the pairing with the fewest pair-downs (pairs of
-  players from different point groups) that avoids every rematch is found as a minimum-cost
-  perfect matching (Edmonds' blossom algorithm, networkx). Only when no pairing avoids them all
-  is a rematch paired, as few as possible, and reported.
+  players from different point groups) that avoids every rematch, pair-downs reaching the next
+  point group where that can be done (swiss_fallback.py says exactly what it finds, and why it
+  is quick). Only when no pairing avoids them all is a rematch paired, as few as possible, and
+  reported.
+
+A pairing that runs longer than a second says what it is doing on the `notices` stream (`pair`
+passes stderr): thousands of players are paired in seconds, but not at once.
 """
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import TextIO
 
 import networkx as nx
+import rustworkx as rx
+
+from .swiss_fallback import fewest_pair_downs as _fewest_pair_downs
+from .swiss_fallback import fewest_rematches as _fewest_rematches
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,22 +66,27 @@ def first_round(names: list[str], rng: random.Random) -> SwissPairing:
     return SwissPairing([(shuffled[i], shuffled[i + 1]) for i in range(0, len(shuffled), 2)], bye)
 
 
-def later_round(entrants: list[Entrant], rng: random.Random) -> SwissPairing:
-    """A round after the first: the bye, then the seed's pairing by point groups."""
+def later_round(entrants: list[Entrant], rng: random.Random,
+                notices: TextIO | None = None) -> SwissPairing:
+    """A round after the first: the bye, then the seed's pairing by point groups. What a long
+    pairing is doing goes to `notices`, if given (see _Notice)."""
     players = list(entrants)
     bye, notes = None, []
     if len(players) % 2:
         bye = _bye(players, notes)
         players = [e for e in players if e.name != bye]
-    pairs = _by_point_groups(players, rng)
-    if pairs is None:
-        pairs = _fewest_pair_downs(players, rng, allow_rematches=False)
-        if pairs is not None:
-            notes.append("no pairing by point groups avoids a rematch: paired with the fewest "
-                         "pair-downs that avoids them all")
-    if pairs is None:
-        pairs = _fewest_pair_downs(players, rng, allow_rematches=True)
-        notes.append("no pairing avoids every rematch: paired with as few as possible")
+    with _Notice(notices, f"Pairing {len(players):,} players", "by point groups") as notice:
+        pairs = _by_point_groups(players, rng)
+        if pairs is None:
+            notice.now("looking for the fewest pair-downs that avoid every rematch")
+            pairs = _fewest_pair_downs(players, rng)
+            if pairs is not None:
+                notes.append("no pairing by point groups avoids a rematch: paired with the "
+                             "fewest pair-downs that avoids them all")
+        if pairs is None:
+            notice.now("no pairing avoids every rematch; looking for the fewest rematches")
+            pairs = _fewest_rematches(players, rng)
+            notes.append("no pairing avoids every rematch: paired with as few as possible")
     return _pairing(pairs, players, bye, notes)
 
 
@@ -121,56 +138,34 @@ def _pair_group(members: list[Entrant]) -> tuple[list[tuple[Entrant, Entrant]], 
     return pairs, (left[0] if left else None)
 
 
+EXACT_GROUP = 64
+"""Up to this size a group's matching is networkx's, as it always was, so that the same seed
+pairs the same way (its choice among equally good matchings is its own); it takes up to a
+tenth of a second there, but grows with the cube of the group (a group of 500: over a minute).
+Larger groups use rustworkx: the same algorithm, in Rust, a hundred times faster."""
+
+
 def _match_group(members: list[Entrant]) -> tuple[list[tuple[Entrant, Entrant]], Entrant | None] | None:
     """A pairing of the group without rematches, when first come, first served found none: a
     maximum matching; the order of `members` (shuffled) decides among equally good ones."""
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(members)))
-    for i, a in enumerate(members):
-        for j in range(i + 1, len(members)):
-            if members[j].name not in a.met:
-                graph.add_edge(i, j, weight=len(members) * 2 - i - j)
-    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    edges = [(i, j, len(members) * 2 - i - j) for i, a in enumerate(members)
+             for j in range(i + 1, len(members)) if members[j].name not in a.met]
+    if len(members) <= EXACT_GROUP:
+        graph = nx.Graph()
+        graph.add_nodes_from(range(len(members)))
+        graph.add_weighted_edges_from(edges)
+        matched = nx.max_weight_matching(graph, maxcardinality=True)
+    else:
+        graph = rx.PyGraph()
+        graph.add_nodes_from(range(len(members)))
+        graph.add_edges_from(edges)
+        matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if len(matched) < len(members) // 2:
         return None
     pairs = [(members[min(i, j)], members[max(i, j)]) for i, j in sorted(map(sorted, matched))]
     used = {i for pair in matched for i in pair}
     over = [m for i, m in enumerate(members) if i not in used]
     return pairs, (over[0] if over else None)
-
-
-BAND = 30
-"""Players are matched with those at most this many places away in the standings (and everyone
-of their own point group): Edmonds' algorithm in Python takes seconds on a dense graph of a few
-hundred players, and the fewest pair-downs never need partners far down the standings. The band
-widens to everyone when it leaves someone unmatched."""
-PAIR_DOWN = 1_000
-REMATCH = 1_000_000
-
-
-def _fewest_pair_downs(players: list[Entrant], rng: random.Random,
-                       allow_rematches: bool) -> list[tuple[Entrant, Entrant]] | None:
-    """A perfect matching of minimum cost: each rematch costs REMATCH (or is not allowed), each
-    pair-down PAIR_DOWN plus the point groups it crosses, and a random fraction settles ties."""
-    groups = {points: k for k, points in enumerate(dict.fromkeys(e.points for e in players))}
-    noise = [[rng.random() for _ in players] for _ in players]
-    for band in (BAND, len(players)):
-        graph = nx.Graph()
-        graph.add_nodes_from(range(len(players)))
-        for i, a in enumerate(players):
-            for j in range(i + 1, len(players)):
-                b = players[j]
-                near = j - i <= band or a.points == b.points
-                rematch = b.name in a.met
-                if not near or (rematch and not allow_rematches):
-                    continue
-                apart = abs(groups[a.points] - groups[b.points])
-                cost = (REMATCH if rematch else 0) + (PAIR_DOWN + apart if apart else 0) + noise[i][j]
-                graph.add_edge(i, j, weight=2 * REMATCH * len(players) - cost)
-        matched = nx.max_weight_matching(graph, maxcardinality=True)
-        if len(matched) == len(players) // 2:
-            return [(players[min(i, j)], players[max(i, j)]) for i, j in matched]
-    return None
 
 
 def _pairing(pairs: list[tuple[Entrant, Entrant]], players: list[Entrant], bye: str | None,
@@ -185,3 +180,57 @@ def _pairing(pairs: list[tuple[Entrant, Entrant]], players: list[Entrant], bye: 
         rematches=[(a.name, b.name) for a, b in ordered if b.name in a.met],
         notes=notes,
     )
+
+
+SLOW_SECONDS = 1.0
+"""A pairing that runs longer says what it is doing."""
+
+
+class _Notice:
+    """What a long pairing is doing, once it has run SLOW_SECONDS: on a terminal one line,
+    rewritten as the pairing moves on and rubbed out when it is done (as `build`'s progress
+    line); elsewhere (a log) one plain line. Shown from a timer thread, which gets its turn
+    while the pairing runs Python, or at the next step if a matching held the interpreter
+    that long (rustworkx does while it runs). A notice is never part of the round."""
+
+    def __init__(self, stream: TextIO | None, what: str, doing: str) -> None:
+        self.stream, self.what, self.doing = stream, what, doing
+        self.shown = self.done = False
+        self.started = time.perf_counter()
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(SLOW_SECONDS, self._show)
+        self.timer.daemon = True
+
+    def __enter__(self) -> _Notice:
+        if self.stream is not None and SLOW_SECONDS <= 0:
+            self._show()  # at once (the tests): no thread to race
+        elif self.stream is not None:
+            self.timer.start()
+        return self
+
+    def now(self, doing: str) -> None:
+        with self.lock:
+            self.doing = doing
+        if self.stream is not None and (self.shown and self._terminal()
+                                        or time.perf_counter() - self.started >= SLOW_SECONDS):
+            self._show(again=True)
+
+    def _show(self, again: bool = False) -> None:
+        with self.lock:
+            if self.done or (self.shown and not (again and self._terminal())):
+                return
+            line = f"{self.what}: {self.doing}…"
+            self.stream.write(f"\r{line}\033[K" if self._terminal() else f"{line}\n")
+            self.stream.flush()
+            self.shown = True
+
+    def _terminal(self) -> bool:
+        return self.stream.isatty()
+
+    def __exit__(self, *_) -> None:
+        self.timer.cancel()
+        with self.lock:
+            self.done = True
+            if self.shown and self._terminal():
+                self.stream.write("\r\033[K")
+                self.stream.flush()

@@ -4,6 +4,8 @@ elimination.py for the procedures)."""
 
 from __future__ import annotations
 
+import sys
+
 from ..rules.base import ScoredEvent
 from ..rules.elimination import round_label
 from . import elimination, swiss
@@ -33,7 +35,7 @@ def _swiss_round(context: Context) -> Formed:
     if context.number == 1 or scored.standings is None:
         pairing = swiss.first_round(context.players, context.rng)
     else:
-        pairing = swiss.later_round(_entrants(scored, context.players), context.rng)
+        pairing = swiss.later_round(_entrants(scored, context.players), context.rng, sys.stderr)
     tables = [Table(k, pair) for k, pair in enumerate(pairing.tables, start=1)]
     if pairing.bye:
         tables.append(Table(None, (pairing.bye,), bye=True))
