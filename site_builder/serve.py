@@ -2,7 +2,8 @@
 optionally with live reload: pages that change reload themselves, and data errors show in an
 overlay until they are fixed. The reload script is added to pages as they are served; the files
 on disk stay exactly what a build writes. Until the session's first good build there are no
-files: every page is then a "No site yet" placeholder that turns into the site once built."""
+files: every page is then a "No site yet" placeholder that turns into the site once built.
+Which requests it answers at all, how many at once and how soon they must arrive: httpguards.py."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 
+from .httpguards import GuardedHandler, GuardedServer
 from .problems import ConfigError, Problem
 from .write import has_site
 
@@ -94,10 +96,11 @@ class LiveState:
             return self.generation
 
 
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
+class SiteHandler(GuardedHandler, http.server.SimpleHTTPRequestHandler):
     """Maps `<base path>/x` to `<out>/x`; anything outside the base path, or missing, gets 404.html.
     With live reload the base path is read from `live` at each request (a rebuild may change
-    it); without, it is the fixed `base_path`."""
+    it); without, it is the fixed `base_path`. GuardedHandler has checked the request first
+    (its host, its size, its deadline)."""
 
     def __init__(self, *args, directory: str, base_path: str, live: LiveState | None = None,
                  **kwargs):
@@ -241,9 +244,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-class SiteServer(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
+class SiteServer(GuardedServer):
     def handle_error(self, request, client_address) -> None:
         """A browser that stops reading (a page reloaded or left while it downloads) is not an
         error of ours: the organizer's terminal gets no traceback for it. Others are printed as
@@ -261,7 +262,7 @@ def make_server(out: Path, base_path: str, host: str = "127.0.0.1", port: int = 
         live.set_base_path(base_path)
     handler = functools.partial(SiteHandler, directory=str(out), base_path=base_path, live=live)
     try:
-        server = SiteServer((host, port), handler)
+        server = SiteServer((host, port), handler, host)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ConfigError(f"port {port} on {host} is in use (another server running?): "

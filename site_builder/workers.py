@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -160,7 +163,8 @@ def shared(function: Callable[[Any, Any], Any], first: Any, items: Sequence, par
     results: list = [None] * len(items)
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             for chunk, made in zip(chunks, pool.map(_piece, [[items[i] for i in c] for c in chunks])):
                 for index, result in zip(chunk, made):
                     results[index] = result
@@ -169,6 +173,46 @@ def shared(function: Callable[[Any, Any], Any], first: Any, items: Sequence, par
     finally:
         _JOB = None
     return results
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process gets when its parent dies (linux/prctl.h)."""
+PARENT_POLL_SECONDS = 1.0
+
+
+def _die_with_parent(parent: int) -> None:
+    """Each worker's first act. A worker waits for pieces on a queue whose write end every
+    worker holds too (they were forked with it), so a parent killed outright (SIGKILL, the out
+    of memory killer) leaves them waiting for ever, reparented: they must end with it.
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies: nothing to run, no thread,
+    and it works even while the worker is busy drawing (what it staged, the next build removes
+    with the killed build's staging folder). The "parent" is the thread that forked
+    the worker: `shared` forks from the thread that calls it, which waits in the pool's `with`
+    until every worker is done, so that thread outlives them. Elsewhere a thread looks at the
+    parent's pid once a second. Either way, a parent that died before this ran has already made
+    the worker an orphan (its parent pid is no longer `parent`): that is checked after."""
+    if not _kill_on_parent_death():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _kill_on_parent_death() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes  # here: only a worker needs it
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or no prctl in it
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def _can_fork() -> bool:

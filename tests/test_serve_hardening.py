@@ -53,7 +53,8 @@ def request(port: int, method: str, path: str) -> tuple[int, dict[str, str], byt
     whatever the server sends after the headers is seen, even for HEAD. Status 0: the server
     closed the connection without answering."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(f"{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode("latin-1"))
+        sock.sendall(f"{method} {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+                     .encode("latin-1"))
         data = b""
         while chunk := sock.recv(65536):
             data += chunk

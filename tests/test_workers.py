@@ -7,8 +7,10 @@ test adds small events until there are enough."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 BOTH_BUILDS = """
 import sys
+import time
 from pathlib import Path
 from site_builder.engine import Engine
 source, out = Path(sys.argv[1]), Path(sys.argv[2])
@@ -61,3 +64,61 @@ def test_workers_write_what_one_process_writes(tmp_path):
     assert shared_events == events and int(events) > SERIAL_BELOW
     assert shared_rendered == rendered and int(rendered) > 300
     assert tree(out / "shared") == tree(out / "alone")
+
+
+# ---------------------------------------------------------------- a killed build's workers
+
+def children(pid: int) -> set[int]:
+    """The live processes whose parent is `pid`, from /proc/*/stat (a zombie is not alive)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        state = _stat(int(entry)) if entry.isdigit() else None
+        if state is not None and state[1] == pid and state[0] != "Z":
+            found.add(int(entry))
+    return found
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a process; None once it is gone. The name, in parentheses, may
+    hold spaces and parentheses itself: the fields after it are read from the last one."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rpartition(b")")[2].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return fields[0].decode(), int(fields[1])
+
+
+def alive(pids: set[int]) -> set[int]:
+    return {pid for pid in pids if (state := _stat(pid)) is not None and state[0] != "Z"}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_of_a_killed_build_exit(tmp_path):
+    """SIGKILL of `build --clean` while its workers run: they must not live on, reparented and
+    blocked on a queue nobody writes to any more (they did, 72 MB each, for minutes)."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("workers are used only with two cores or more")
+    source = tmp_path / "site"
+    subprocess.run([sys.executable, str(REPO / "bench/synth.py"), str(source), "--events", "60"],
+                   check=True, capture_output=True, timeout=120)
+    build = subprocess.Popen([sys.executable, "-m", "site_builder", "build", "--clean",
+                              "--source", str(source), "--out", str(tmp_path / "out")],
+                             cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < 2 and build.poll() is None and time.monotonic() < deadline:
+            workers |= children(build.pid)  # the pool forks one worker a core, one by one
+            time.sleep(0.005)
+        assert len(workers) >= 2, "the build finished without forking workers"
+    finally:
+        build.kill()
+        build.wait()
+    killed = time.monotonic()
+    while alive(workers) and time.monotonic() - killed < 5:
+        time.sleep(0.05)
+    left = alive(workers)
+    for pid in left:  # no process is left running behind the test
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"workers still running 5 s after their build was killed: {sorted(left)}"
