@@ -54,7 +54,11 @@ class Hosts:
     host it was given (`--host`), and localhost on loopback. Listening on every address
     (0.0.0.0, ::), any address of the machine is its own: a request naming an address rather
     than a name comes from a page of that address, never from a rebinding page (which has a
-    name), so any address is taken."""
+    name), so any address is taken.
+
+    The port a request names is not compared: a rebinding page is told apart by its name alone,
+    and a tunnel or an editor's port forwarding (`ssh -L 9000:localhost:8000`) names a port of
+    its own."""
 
     def __init__(self, given: str, bound: str, port: int):
         self.port = port
@@ -66,7 +70,7 @@ class Hosts:
 
     def allows(self, header: str) -> bool:
         match = _HOST.fullmatch(header.strip().lower())
-        if match is None or int(match[2] or 80) != self.port:  # no port: the default, 80
+        if match is None or int(match[2] or 80) > 65535:
             return False
         name = _canonical(match[1].strip("[]"))
         return name in self.names or (self.any_address and _address(name) is not None)
@@ -75,7 +79,7 @@ class Hosts:
         names = sorted(f"[{name}]" if ":" in name else name for name in self.names)
         if self.any_address:
             names = ["any address of this computer"] + [n for n in names if n == "localhost"]
-        return " or ".join(f"{name}:{self.port}" for name in names)
+        return " or ".join(names)
 
 
 def _address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
