@@ -7,20 +7,22 @@ with the record; a page that differs, or is gone, is drawn again. A link or anyt
 and folders in the output folder (which no build makes) turns the state down: the next site is
 then built whole into a new folder.
 
-Reading 400 MB of pages is the cost of this check (about 0.3 s on two cores, see
-docs/performance.md); threads share it, as reading and hashing let go of Python's lock.
+Reading and hashing 400 MB of pages is the cost of this check (see docs/performance.md); the
+build's workers share it.
 """
 
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
 from .state import BuildState, PageRecord, Refused, page_digest
+from .workers import shared
 
 BLOCK = 1 << 20
+SHARE = 400
+"""Pages a piece of the check: enough that a worker's piece outweighs sending it."""
 
 
 class OnDisk(NamedTuple):
@@ -66,16 +68,16 @@ def _walk(root: str) -> tuple[set[str], str | None]:
 
 
 def _differing(root: str, pages: list[tuple[str, PageRecord]]) -> set[str]:
-    """The pages whose file is not the one recorded, read and hashed by a thread a core."""
-    workers = max(1, min(8, os.cpu_count() or 1))
-    shares = [pages[i::workers] for i in range(workers)]
-    with ThreadPoolExecutor(workers) as pool:
-        return set().union(*pool.map(lambda share: _differing_share(root, share), shares))
+    """The pages whose file is not the one recorded, in shares read and hashed by the build's
+    workers. (Threads would not share the work: each file costs a few system calls, and the
+    threads spend the time handing Python's lock to each other.)"""
+    shares = [pages[start:start + SHARE] for start in range(0, len(pages), SHARE)]
+    return set().union(*shared(_differing_share, root, shares, parallel=True))
 
 
 def _differing_share(root: str, pages: list[tuple[str, PageRecord]]) -> set[str]:
     differing = set()
-    buffer = bytearray(BLOCK)  # one per thread, reused: no 400 MB of bytes objects made
+    buffer = bytearray(BLOCK)  # reused: no 400 MB of bytes objects made
     for path, record in pages:
         if record.size > len(buffer):
             buffer = bytearray(record.size)

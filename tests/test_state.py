@@ -334,3 +334,17 @@ def test_a_killed_build_s_temporary_state_is_removed(built):
     (source / "content" / "about.md").write_text("# About\n\nChanged.\n")
     build(source, out)
     assert not stale.exists()
+
+
+def test_pages_checked_by_workers_find_the_same_changes(built):
+    """A large site's pages are checked in shares by forked workers: the same answer as here."""
+    from site_builder import ondisk
+    source, out = built
+    state = load_state(out, code_digest())
+    page = out / "about" / "index.html"
+    change_keeping_size_and_time(page, b"<main", b"<mAin")
+    records = sorted(state.pages.items())
+    many = records * (ondisk.SHARE * 30 // len(records) + 1)  # past SERIAL_BELOW shares
+    assert len(many) // ondisk.SHARE >= 24
+    assert ondisk._differing(str(out), many) == {"about/index.html"}
+    assert ondisk._differing_share(str(out), records) == {"about/index.html"}
