@@ -137,7 +137,7 @@ class GuardedHandler(http.server.BaseHTTPRequestHandler):
         if target.scheme and target.netloc:  # http://host/path: this host is meant, not Host's
             hosts = [target.netloc]
         if hosts and not self.server.hosts.allows(hosts[0]):
-            return self.refuse(421, f"This server answers only as {self.server.hosts}.")
+            return self.refuse(421, f"This preview server answers only requests for {self.server.hosts}.")
         return True
 
     def refuse(self, code: int, text: str) -> bool:
