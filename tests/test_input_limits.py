@@ -109,7 +109,7 @@ int() raise ValueError past that, which was "internal error … This is a bug" (
 OTHER_EV = "data/events/2024-06-01-other"
 
 
-@pytest.mark.parametrize("path,content,message", [
+HUGE_IN_EVENT = [
     (f"{EV}/drops.csv", f"player,after_round\nAda,{HUGE}\n",
      f"{EV}/drops.csv:2: after_round is a whole number of 5,000 digits: expected the last round "
      "Ada played, a whole number from 1 (Ada last plays round 1)"),
@@ -117,6 +117,11 @@ OTHER_EV = "data/events/2024-06-01-other"
      + f"seed = {HUGE}\n",
      f"{EV}/event.toml:7: seed is a whole number of 5,000 digits: expected a whole number of at "
      "most 4,300 digits"),
+]
+"""(file, its text, the message) of an event's files that pair reads too."""
+
+
+@pytest.mark.parametrize("path,content,message", HUGE_IN_EVENT + [
     ("site.toml", f'title = "Club"\nlatest_events = {HUGE}\n',
      "site.toml:2: latest_events is a whole number of 5,000 digits: expected a whole number of at "
      "most 4,300 digits"),
@@ -136,15 +141,7 @@ def test_an_integer_of_5000_digits_is_an_error_at_its_line_and_the_others_are_li
         assert not cup.out.exists()
 
 
-@pytest.mark.parametrize("path,content,message", [
-    (f"{EV}/drops.csv", f"player,after_round\nAda,{HUGE}\n",
-     f"{EV}/drops.csv:2: after_round is a whole number of 5,000 digits: expected the last round "
-     "Ada played, a whole number from 1 (Ada last plays round 1)"),
-    (f"{EV}/event.toml", conquest_event(structure="custom", swiss_rounds=5, cut=0)
-     + f"seed = {HUGE}\n",
-     f"{EV}/event.toml:7: seed is a whole number of 5,000 digits: expected a whole number of at "
-     "most 4,300 digits"),
-])
+@pytest.mark.parametrize("path,content,message", HUGE_IN_EVENT)
 def test_pair_says_the_same_and_writes_nothing(cup, pair, path, content, message):
     cup.write({path: content})
     code, out, err = pair(cup)
