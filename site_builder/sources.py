@@ -53,9 +53,32 @@ def _within(path: str, folders: list[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in folders)
 
 
+def _hidden(path: str, folders: list[str]) -> bool:
+    """Whether the path, inside one of the folders, passes through a hidden name there (.git,
+    .env): the build never lists those, so a link must not reach them either."""
+    for root in folders:
+        if path.startswith(root.rstrip(os.sep) + os.sep):
+            return any(part.startswith(".") for part in path[len(root):].split(os.sep))
+    return False
+
+
+OUTSIDE = "outside the site's folder"
+HIDDEN = "a hidden file or folder of the site (such as .git or .env)"
+
+
+def off_limits(path: Path | os.DirEntry, source: Path) -> str | None:
+    """Where the path, followed through every link on its way, leads that the build never
+    reads (OUTSIDE or HIDDEN); None when it stays among the site's readable files."""
+    target, allowed = os.path.realpath(path), _allowed(path, source)
+    if not _within(target, allowed):
+        return OUTSIDE
+    return HIDDEN if _hidden(target, allowed) else None
+
+
 def inside(path: Path, source: Path) -> bool:
-    """Whether the path, followed through every link on its way, stays inside the site."""
-    return _within(os.path.realpath(path), _allowed(path, source))
+    """Whether the path, followed through every link on its way, stays among the site's files
+    the build reads: inside the site, and in no hidden folder."""
+    return off_limits(path, source) is None
 
 
 def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) -> str | None:
@@ -79,13 +102,14 @@ def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) ->
         log.error(shown, None, f"cannot be read: {exc.strerror or exc}: give the build access "
                                "to it (chmod), or move it out of the site")
         return None
-    if link:
-        target = os.path.realpath(path)
-        if not _within(target, _allowed(path, source)):
-            log.warning(shown, None, f"is a link to {printable(target)}, outside the site's folder: "
-                                     "skipped (links out of the site are never read, so a "
-                                     "committed link cannot publish other files)")
-            return None
+    where = off_limits(path, source) if link else None
+    if where is not None:
+        target = printable(os.path.realpath(path))
+        why = ("links out of the site are never read, so a committed link cannot publish other "
+               "files" if where == OUTSIDE else
+               "the build reads no hidden file, so a committed link cannot publish one")
+        log.warning(shown, None, f"is a link to {target}, {where}: skipped ({why})")
+        return None
     if found is None:
         what = "a named pipe" if stat.S_ISFIFO(mode) else \
             "a socket" if stat.S_ISSOCK(mode) else "a device"

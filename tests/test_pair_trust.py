@@ -56,6 +56,22 @@ def test_a_drops_csv_linked_out_of_the_site_is_neither_read_nor_appended_to(site
     assert listing(site.root / EV) == before
 
 
+def test_a_drops_csv_linked_to_a_hidden_file_of_the_site_is_refused(site, pair):
+    """drops.csv pointing at the site's own .env: inside the site, but hidden, so never read
+    and never appended to."""
+    swiss_event(site, {1: ROUND_1})
+    hidden = site.root / ".env"
+    hidden.write_text("TOKEN=secret\n")
+    os.symlink("../../../.env", site.root / EV / "drops.csv")
+    code, out, err = pair(site, "--drop", "Di")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"{EV}/drops.csv: is a link to {hidden}, a hidden file or folder of the site (such as "
+        ".git or .env): pair neither reads nor writes through it (a build skips it too): put "
+        "the file itself there instead of the link", "Nothing was written."]
+    assert hidden.read_text() == "TOKEN=secret\n"
+
+
 @pytest.mark.parametrize("shaped_like_a_site", [True, False])
 def test_an_event_folder_linked_from_outside_gets_no_round_file(site, pair, tmp_path,
                                                                shaped_like_a_site):

@@ -50,6 +50,30 @@ def test_a_link_out_of_the_site_is_skipped_with_a_warning(site_with_secret, run_
     assert "<h1>Page not found</h1>" in (site.out / "404.html").read_text()  # the built-in one
 
 
+@pytest.mark.parametrize("link,hidden", [
+    *((link, hidden) for link in ("themes/default/static/leak.txt", "content/leak.md",
+                                  f"{EV}/round-2.csv", "themes/default/templates/404.html")
+      for hidden in (".env", ".git/config")),
+    ("content/git", ".git/config"),  # a link to the hidden folder itself
+])
+def test_a_link_to_a_hidden_file_of_the_site_is_skipped(site_with_secret, run_cli, link, hidden):
+    """A committed link to .env or .git/config (a token in a remote's URL) is inside the site,
+    but the build lists no hidden file, so it must not read one through a link either (issue 30's
+    red team)."""
+    site = site_with_secret
+    target = site.root / hidden
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"table,player,result\n1,{SECRET},win\n")
+    (site.root / link).parent.mkdir(parents=True, exist_ok=True)
+    pointed = target.parent if link == "content/git" else target
+    os.symlink(os.path.relpath(pointed, (site.root / link).parent), site.root / link)
+    result = run_cli("build", "--source", site.root, "--out", site.out)
+    assert result.code == 0, result.err
+    assert (f"{link}: warning: is a link to {pointed}, a hidden file or folder of the site (such "
+            "as .git or .env): skipped" in result.err), result.err
+    assert SECRET not in result.err and SECRET not in published(site)
+
+
 def test_a_linked_event_folder_out_of_the_site_is_skipped(site_with_secret, run_cli, tmp_path):
     site = site_with_secret
     elsewhere = tmp_path / "other-event"

@@ -21,10 +21,10 @@ from ..load import (EVENT_FILE, EVENTS_DIR, REGISTRATIONS_FILE, ROUND_FILE, assi
                     load_event)
 from ..people import PLAYERS_FILE, Directory
 from ..problems import DataError, Problem, ProblemLog, sorted_problems
-from ..sources import inside, kind, printable
+from ..sources import kind, off_limits, printable
 
-LINK_OUT = ("is a link to {target}, outside the site's folder: pair neither reads nor writes "
-            "through it (a build skips it too): put the {what} itself there instead of the link")
+LINK_OUT = ("is a link to {target}, {where}: pair neither reads nor writes through it (a build "
+            "skips it too): put the {what} itself there instead of the link")
 
 
 def refuse_what_the_build_skips(source: Path, folder: Path) -> None:
@@ -59,9 +59,10 @@ def _judged(path: Path, shown: str, source: Path, what: str) -> list[Problem]:
     verdict = ProblemLog()
     if kind(path, shown, source, verdict) is not None or not verdict.problems:
         return []
-    if not inside(path, source):
+    where = off_limits(path, source)
+    if where is not None:
         target = printable(os.path.realpath(path))
-        return [Problem(shown, None, LINK_OUT.format(target=target, what=what))]
+        return [Problem(shown, None, LINK_OUT.format(target=target, where=where, what=what))]
     # A pipe or device (a warning to the build, which skips it), or a link to nothing.
     return [Problem(p.path, p.line, p.message if p.is_error else
                     f"{p.message} by a build; pair refuses it, as it would read or write it: "
