@@ -64,15 +64,34 @@ def _hidden(path: str, folders: list[str]) -> bool:
 
 OUTSIDE = "outside the site's folder"
 HIDDEN = "a hidden file or folder of the site (such as .git or .env)"
+BUILT = "inside a built site, which the next build replaces"
+BUILD_MARKER = ".site-builder"
+"""Written into every build and by nothing else (see write.py): a folder holding it is a build's
+output, never an input."""
 
 
 def off_limits(path: Path | os.DirEntry, source: Path) -> str | None:
     """Where the path, followed through every link on its way, leads that the build never
     reads (OUTSIDE or HIDDEN); None when it stays among the site's readable files."""
     target, allowed = os.path.realpath(path), _allowed(path, source)
+    if _built(target):
+        return BUILT
     if not _within(target, allowed):
         return OUTSIDE
     return HIDDEN if _hidden(target, allowed) else None
+
+
+def _built(path: str) -> bool:
+    """Whether the path lies in a build's output (a folder holding its marker): an event folder
+    linked there would go with the next build of that output."""
+    folder = os.path.dirname(path)
+    while True:
+        if os.path.isfile(os.path.join(folder, BUILD_MARKER)):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def inside(path: Path, source: Path) -> bool:
@@ -105,6 +124,10 @@ def kind(path: Path | os.DirEntry, shown: str, source: Path, log: ProblemLog) ->
     where = off_limits(path, source) if link else None
     if where is not None:
         target = printable(os.path.realpath(path))
+        if where == BUILT:  # an error: the build would delete what it leads to
+            log.error(shown, None, f"is a link to {target}, {where}: move what it leads to out "
+                                   "of the output folder, and link to it there")
+            return None
         why = ("links out of the site are never read, so a committed link cannot publish other "
                "files" if where == OUTSIDE else
                "the build reads no hidden file, so a committed link cannot publish one")

@@ -16,13 +16,13 @@ from contextlib import suppress
 from pathlib import Path
 
 from .problems import ConfigError
-from .sources import INPUT_FOLDERS
+from .sources import BUILD_MARKER, INPUT_FOLDERS
 
 MARKER = ".nojekyll"
 """GitHub Pages needs it in every build: without it, Jekyll would drop folders starting with _."""
-BUILD_MARKER = ".site-builder"
-"""Written into every build and by nothing else: its presence says a folder is an earlier build
-of ours, which the next build may replace whole. (A hand-written folder may have a .nojekyll.)"""
+# BUILD_MARKER (sources.py), written into every build and by nothing else: its presence says a
+# folder is an earlier build of ours, which the next build may replace whole. (A hand-written
+# folder may have a .nojekyll.)
 BUILD_MARKER_TEXT = b"This folder is a site built by site-builder: each build replaces it whole.\n"
 
 
@@ -41,6 +41,12 @@ def check_output_folder(source: Path, out: Path, read_from: tuple[Path, ...] = (
             raise ConfigError(f"the output folder {out} is inside {name}, which the site is built "
                               "from: every build would read the one before. Choose an --out "
                               "outside data/, content/ and themes/ (default _site)")
+    # An input kept inside the output (data/ linked to _site/data) would go with the next build.
+    for name in (*(f"{n}/" for n in INPUT_FOLDERS), "site.toml"):
+        if (source / name).exists() and (source / name).resolve().is_relative_to(dst):
+            raise ConfigError(f"{name.rstrip('/')} leads into the output folder {out} (it is a "
+                              f"link to {(source / name).resolve()}), which every build replaces: "
+                              "move it out of the output folder, or choose another --out")
     existing = next(p for p in (dst, *dst.parents) if p.exists())
     if existing != dst and not existing.is_dir():
         raise ConfigError(f"cannot make the output folder {out}: {existing} is a file, not a folder")

@@ -43,6 +43,44 @@ def test_an_output_folder_inside_what_the_build_reads_is_refused(built, run_cli,
     assert run_cli("check", "--source", built.root).code == 0  # the source is as it was
 
 
+@pytest.mark.parametrize("kept", ["data", "content", "site.toml"])
+@pytest.mark.parametrize("clean", [False, True])
+def test_an_input_kept_inside_the_output_folder_is_refused_not_deleted(built, run_cli, kept,
+                                                                       clean):
+    """data/ moved into _site/ and linked back: a build would replace _site/ and the data with it
+    (issue 30's red team)."""
+    (built.root / "content").mkdir(exist_ok=True)
+    (built.root / "content/about.md").write_text("# About\n")
+    (built.root / "site.toml").write_text('title = "Club"\n')
+    moved = built.out / f"kept-{kept}"
+    shutil.move(built.root / kept, moved)
+    (built.root / kept).symlink_to(moved)
+    before = snapshot(built.out)
+    result = run_cli("build", "--source", built.root, "--out", built.out,
+                     *(["--clean"] if clean else []))
+    assert result.code == 1
+    assert result.err == (f"site-builder: {kept} leads into the output folder {built.out} (it is a "
+                          f"link to {moved}), which every build replaces: move it out of the "
+                          "output folder, or choose another --out\n"), result.err
+    assert snapshot(built.out) == before
+
+
+def test_an_event_folder_kept_inside_the_output_folder_is_an_error(built, run_cli):
+    """A link deeper down into the built site: an error, so nothing is published and the next
+    build does not take the event's files with it."""
+    moved = built.out / "cup-data"
+    shutil.move(built.root / EV, moved)
+    (built.root / EV).symlink_to(moved)
+    before = snapshot(built.out)
+    for clean in ([], ["--clean"]):
+        result = run_cli("build", "--source", built.root, "--out", built.out, *clean)
+        assert result.code == 1
+        assert (f"{EV}: is a link to {moved}, inside a built site, which the next build replaces: "
+                "move what it leads to out of the output folder, and link to it there"
+                in result.err), result.err
+        assert snapshot(built.out) == before
+
+
 def test_an_output_folder_inside_the_builtin_theme_is_refused(built, run_cli):
     target = REPO / "themes/default/static/zz-mirror"
     result = run_cli("build", "--source", built.root, "--out", target)
