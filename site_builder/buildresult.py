@@ -33,8 +33,9 @@ class BuildResult:
     """Why the state beside the output was not used, when it was damaged or tampered with (the
     build was then a full one)."""
     state_not_saved: str = ""
-    """Why the state could not be written after the site was published (the next build of a new
-    process is then a full one)."""
+    """Why the state could not be written after the site was published."""
+    state_next: str = ""
+    """With `state_not_saved`: what the next build does about it (state.StateNotSaved.then)."""
 
     @property
     def warnings(self) -> list[Problem]:

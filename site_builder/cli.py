@@ -290,10 +290,11 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
         watcher.stop()
         try:
             session.close()
-        except OSError as exc:  # a full disk: the next build is a full one
+        except OSError as exc:  # a full disk (state.StateNotSaved)
+            then = getattr(exc, "then", "the next build will draw every page")
             print(terminal_safe(f"site-builder: warning: the state beside {args.out}/ could not "
-                                f"be saved ({exc.strerror or exc}): the next build will draw "
-                                "every page."), file=sys.stderr)
+                                f"be saved ({getattr(exc, 'reason', exc)}): {then}."),
+                  file=sys.stderr)
         if serving:
             serving[1].close()
             serving[0].shutdown()

@@ -11,7 +11,6 @@ replaces the old one whole. Workers (workers.py) share the events and pages of l
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,20 +19,18 @@ from .config import load_config
 from .content import load_content
 from .facts import EventFacts, digest
 from .finish import extra_files
-from .inputs import FileDigests, code_digest
+from .inputs import code_digest
 from .load import event_folders
 from .people import PLAYERS_FILE, load_directory
 from .plan import Page, output_path
 from .problems import DataError, ProblemLog, sorted_problems
-from .ondisk import OnDisk, check_output
+from .keeper import Keeper, StateNotSaved, settle
 from .publish import FreshFolder, InPlace, Written
 from .rankings import build_rankings, ranked_event
 from .render import Renderer
 from .rules import RULESETS
 from .siteplan import SiteInputs, people_of, site_pages
-from .state import (BuildState, EventUnit, PageRecord, Refused, StateNotSaved, check_state_path,
-                    load_state, save_state, state_file)
-from .statecodec import Damaged
+from .state import BuildState, EventUnit, PageRecord
 from .themefiles import builtin_theme, scan_theme, theme_dirs
 from .load import check_source
 from .write import check_output_folder
@@ -65,18 +62,11 @@ class Engine:
         self.source, self.out, self.base_url, self.strict = source, out, base_url, strict
         self.clean, self.parallel = clean, parallel
         self.code = code_digest()
-        self.state: BuildState | None = None
-        self._state_loaded = False
-        self._on_disk_checked = False
-        """Whether the state in memory was read from disk (its pages' files are then checked)."""
-        self._on_disk: OnDisk | None = None
-        self.refused: Refused | None = None
-        """Why the state on disk was turned down, if it was."""
+        self.kept = Keeper(out, self.code, clean)
         self.renderer: Renderer | None = None
         self._renderer_key = ""
         self._rankings: dict[str, tuple] = {}
         """Game → (the digest of its inputs, its ranking): one cache, keyed by value."""
-        self.digests = FileDigests()
         self._save = True
 
     # ---------------------------------------------------------------- the stages
@@ -92,47 +82,37 @@ class Engine:
         self._save = save
         try:
             return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
-        except Damaged as exc:
-            if not self._on_disk_checked:
+        except Exception as error:
+            # Something read of a state from disk did not hold together (a result read only now
+            # that a page shows it, facts that contradict each other). Nothing was swapped in:
+            # build again from nothing. (A data or system error is raised as it is.)
+            if not self.kept.drop_if_damaged(error):
                 raise
-            # A result kept in the state, read only now that a page shows it, is not one: the
-            # state was damaged or tampered with. Nothing was swapped in; build from nothing.
-            self.forget()
-            self.refused = Refused(f"it is not what a build writes ({exc})", True)
             return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
 
     def save_state(self) -> None:
         """Write the state of the last build beside the output (StateNotSaved if it cannot
-        be). A state older than the output is safe too: every page it records is checked
-        against its file when a new process reads it, and a page that changed since is drawn
-        again."""
-        if self.state is not None:
-            save_state(self.out, self.state)
+        be)."""
+        self.kept.save()
 
     def settle(self) -> None:
-        """Put what is in memory now out of the garbage collector's sight: called when a state
-        that lives as long as the process is in memory (read from disk, or made by a watch
-        session's first build). The collector's full passes would otherwise go through its
-        hundreds of thousands of objects again and again (a quarter of a small rebuild's time).
-        This is the one collector setting of the tool."""
-        gc.freeze()
+        """See keeper.settle."""
+        settle()
 
     def _run(self, render: bool, keep_last_good: bool, progress: Progress | None) -> BuildResult:
         result = BuildResult()
         check_source(self.source)
         if render:
             check_output_folder(self.source, self.out, (builtin_theme(),))
-            check_state_path(self.out)
-            self._load_state()
-            self._check_output()
-        result.state_refused = self._refused_note()
+            self.kept.prepare()
+        result.state_refused = self.kept.note()
         log = ProblemLog()
         with timed(result.timings, "load"):
             site = self._load_site(log)
         # With site-wide errors nothing is drawn, but every event is still checked: the
         # organizer sees all the mistakes of the run at once.
         render = render and not log.has_errors()
-        state = self.state
+        state = self.kept.state
         drawing = self._drawing(site, state) if render else None
         written: list[Written] = []
         try:
@@ -154,11 +134,8 @@ class Engine:
         return result
 
     def forget(self) -> None:
-        """Build the next site from nothing: the output folder may no longer be what the state
-        describes (a build stopped while swapping files in, a full disk)."""
-        self.state, self._state_loaded, self._on_disk_checked = None, True, False
-        self._on_disk = None
-        self.digests = FileDigests()
+        """Build the next site from nothing (see Keeper.forget)."""
+        self.kept.forget()
 
     def _drawing(self, site: SiteLoad, state: BuildState | None) -> Drawing:
         renderer = self._renderer(site)
@@ -166,42 +143,7 @@ class Engine:
                             if renderer.template_digest(name) != known)
         return Drawing(self.out, site.site_key, renderer,
                        FreshFolder(self.out) if state is None else InPlace(self.out),
-                       changed, self._on_disk.changed if self._on_disk else frozenset())
-
-    def _load_state(self) -> None:
-        if self._state_loaded:
-            return
-        self._state_loaded = True
-        if self.clean:
-            return
-        loaded = load_state(self.out, self.code)
-        if isinstance(loaded, Refused):
-            self.refused = loaded
-        elif loaded is not None:
-            self.state, self._on_disk_checked = loaded, True
-            self.digests = loaded.digests
-            self.settle()
-
-    def _check_output(self) -> None:
-        """Before each build from a state read from disk (until one succeeds): which of its
-        pages changed on disk, or the state turned down when the folder holds what no build
-        writes."""
-        if not self._on_disk_checked:
-            return
-        checked = check_output(self.out, self.state)
-        if isinstance(checked, Refused):
-            self.forget()
-            self.refused = checked
-        else:
-            self._on_disk = checked
-
-    def _refused_note(self) -> str:
-        """Said once, by the build that did not use the state: only when it was damaged or
-        tampered with (one of another version is expected after an upgrade)."""
-        refused, self.refused = self.refused, None
-        if refused is None or not refused.damaged:
-            return ""
-        return f"{state_file(self.out)} was not used: {refused.reason}"
+                       changed, self.kept.changed_on_disk)
 
     def _load_site(self, log: ProblemLog) -> SiteLoad:
         config = load_config(self.source, log).with_base_url(self.base_url)
@@ -210,8 +152,8 @@ class Engine:
         folders = event_folders(self.source, log)
         pages, home, reports = load_content(self.source, {f.name for f in folders}, log)
         nav = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
-        players_digest = self.digests.file(str(self.source / PLAYERS_FILE)) or ""
-        theme = digest(*(self.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
+        players_digest = self.kept.digests.file(str(self.source / PLAYERS_FILE)) or ""
+        theme = digest(*(self.kept.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
         site_key = digest(self.code, config, nav, sorted(static))
         return SiteLoad(config, directory, folders, pages, home, reports, players_digest,
                         site_key, theme)
@@ -228,7 +170,7 @@ class Engine:
         keys, todo = {}, []
         for folder in site.folders:
             slug = folder.name
-            keys[slug] = digest(self.code, site.players_digest, self.digests.folder(str(folder)))
+            keys[slug] = digest(self.code, site.players_digest, self.kept.digests.folder(str(folder)))
             unit = previous.get(slug)
             if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
@@ -310,7 +252,7 @@ class Engine:
                            reverse=True)
             pages = self._site_pages(site, facts)
         drawn_for_events = len(written)
-        old = self.state
+        old = self.kept.state
         known = old.pages if old is not None else {}
         records: dict[str, PageRecord] = {}
         todo = []
@@ -343,14 +285,12 @@ class Engine:
         result.changed_urls |= {w.path for w in written if w.written}
         result.pages = len(pages) + sum(len(u.pages) for u in units.values())
         result.files = result.pages + len(state.files)
-        state.digests = self.digests
-        self.digests.done()
-        self.state, self._on_disk_checked, self._on_disk = state, False, None
+        self.kept.adopt(state)
         if self._save:
             try:
-                save_state(self.out, state)
+                self.kept.save()
             except StateNotSaved as exc:
-                result.state_not_saved = str(exc)
+                result.state_not_saved, result.state_next = exc.reason, exc.then
 
     def _template_digests(self, state: BuildState, renderer: Renderer) -> dict[str, str | None]:
         used = {name for unit in state.events.values() for record in unit.pages.values()
@@ -379,8 +319,8 @@ class Engine:
             return 0
         keep = _paths(new)
         gone = _paths(old) - keep
-        if self._on_disk is not None:  # a new process: files no build of ours made go too
-            gone |= self._on_disk.files - keep
+        if self.kept.on_disk is not None:  # a new process: files no build of ours made go too
+            gone |= self.kept.on_disk.files - keep
         for path in sorted(gone):
             publisher.delete(path)
             result.changed_urls.add(path)

@@ -171,7 +171,7 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
         location=keys.text("location"),
         organizer=keys.text("organizer"),
         judges=keys.text_list("judges"),
-        seed=keys.integer("seed", default=default_seed(slug)),
+        seed=keys.integer("seed", default=default_seed(slug), maximum=None),  # any: it seeds
         status=keys.choice("status", STATUSES),
     )
 

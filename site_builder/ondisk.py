@@ -77,18 +77,17 @@ def _differing(root: str, pages: list[tuple[str, PageRecord]]) -> set[str]:
 
 def _differing_share(root: str, pages: list[tuple[str, PageRecord]]) -> set[str]:
     differing = set()
-    buffer = bytearray(BLOCK)  # reused: no 400 MB of bytes objects made
+    buffer = [bytearray(BLOCK)]  # reused: no 400 MB of bytes objects made
     for path, record in pages:
-        if record.size > len(buffer):
-            buffer = bytearray(record.size)
         if _digest_of(f"{root}/{path}", record.size, buffer) != record.digest:
             differing.add(path)
     return differing
 
 
-def _digest_of(path: str, size: int, buffer: bytearray) -> bytes | None:
+def _digest_of(path: str, size: int, buffer: list[bytearray]) -> bytes | None:
     """The page digest of the file, if it has `size` bytes (None otherwise, or unreadable);
-    never read through a link."""
+    never read through a link. The size is the file's before any memory is taken for it: a
+    record's size is only what the state says."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
@@ -96,7 +95,9 @@ def _digest_of(path: str, size: int, buffer: bytearray) -> bytes | None:
     try:
         if os.fstat(descriptor).st_size != size:
             return None
-        view, done = memoryview(buffer)[:size], 0
+        if size > len(buffer[0]):
+            buffer[0] = bytearray(size)
+        view, done = memoryview(buffer[0])[:size], 0
         while done < size and (count := os.readv(descriptor, [view[done:]])):
             done += count
     except OSError:

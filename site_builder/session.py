@@ -73,7 +73,7 @@ def state_notes(result: BuildResult) -> list[str]:
         notes.append(f"note: {result.state_refused}; this build drew every page.")
     if result.state_not_saved:
         notes.append("warning: the site is published, but the state beside it could not be "
-                     f"saved ({result.state_not_saved}): the next build will draw every page.")
+                     f"saved ({result.state_not_saved}): {result.state_next}.")
     return notes
 
 

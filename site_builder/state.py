@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import hmac
 import os
 import re
 import stat
@@ -30,6 +31,7 @@ from typing import NamedTuple
 from .facts import EventFacts
 from .inputs import FileDigests, bytes_digest
 from .problems import ConfigError
+from .statecheck import all_inside, check_values
 from .statecodec import Damaged, pack, unpack
 from .write import running
 
@@ -86,6 +88,23 @@ class Header(NamedTuple):
     code: str
     files: dict[str, int]
     body_digest: str
+    signature: str = ""
+    """HMAC-SHA256 of `body_digest` under SIGNING_KEY, when the build that wrote it had one."""
+
+
+SIGNING_KEY = "SITE_BUILDER_STATE_KEY"
+"""The environment variable holding a secret to sign the state with. A state restored from a
+cache that others can write is checked against every rule here, but a forged one that keeps to
+them can still say which pages are current: signed, one made without the secret is refused."""
+
+
+def signing_key() -> bytes | None:
+    key = os.environ.get(SIGNING_KEY, "")
+    return key.encode("utf-8", "surrogateescape") if key else None
+
+
+def _signature(key: bytes, body_digest: str) -> str:
+    return hmac.new(key, body_digest.encode("ascii", "replace"), hashlib.sha256).hexdigest()
 
 
 def page_digest(data: bytes | memoryview) -> bytes:
@@ -143,7 +162,7 @@ def load_state(out: Path, code: str) -> BuildState | Refused | None:
             header = _read_header(handle)
             if header.format != FORMAT or header.code != code:
                 return Refused("made by another version of site-builder", False)
-            _all_inside(header.files)
+            all_inside(header.files)
             if not _describes(header.files, out):
                 return Refused(f"it describes another {out.name}/", False)
             body = handle.read()
@@ -155,10 +174,15 @@ def load_state(out: Path, code: str) -> BuildState | Refused | None:
         return Refused(f"it cannot be read ({exc})", True)
     if bytes_digest(body) != header.body_digest:
         return Refused("it is incomplete or changed (its checksum does not match)", True)
+    key = signing_key()
+    if key is not None and not hmac.compare_digest(header.signature,
+                                                   _signature(key, header.body_digest)):
+        return Refused(f"it is not signed with {SIGNING_KEY}" if not header.signature else
+                       f"its signature does not match {SIGNING_KEY}", True)
     try:
         with _collector_paused():
             state = unpack(body, BuildState)
-        _check_paths(state)
+        check_values(state)
     except Damaged as exc:
         return Refused(f"it is not what a build writes ({exc})", True)
     if state.files != header.files or state.code != code:
@@ -219,38 +243,21 @@ def _describes(files: dict[str, int], out: Path) -> bool:
     return True
 
 
-def _check_paths(state: BuildState) -> None:
-    """Every path the state names must lie inside the output folder (it is deleted when the
-    site no longer has it), and every template name inside the theme."""
-    for unit in state.events.values():
-        _all_inside(unit.pages)
-    for paths in (state.pages, state.files, state.templates):
-        _all_inside(paths)
-    for slug, unit in state.events.items():
-        if unit.facts.slug != slug:
-            raise Damaged(f"event {slug!r} holds the facts of {unit.facts.slug!r}")
-
-
-def _all_inside(paths) -> None:
-    for path in paths:
-        if not inside_output(path):
-            raise Damaged(f"the path {path!r} leads outside the output folder")
-
-
-_PART = re.compile(r"[^/\\\x00]+")
-
-
-def inside_output(path: str) -> bool:
-    """Whether `path` names something inside a folder: relative, `/`-separated, with no empty,
-    `.` or `..` part (no backslash or NUL either)."""
-    return bool(path) and all(_PART.fullmatch(part) and part not in (".", "..")
-                              for part in path.split("/"))
-
-
 # ---------------------------------------------------------------- writing
+
+FULL_NEXT = "the next build will draw every page"
+EARLIER_NEXT = ("the state of the build before stays beside it, and the next build checks every "
+                "page against it")
+
 
 class StateNotSaved(OSError):
     """The site was published, but its state could not be written beside it."""
+
+    def __init__(self, reason: str, then: str):
+        super().__init__(reason)
+        self.reason = reason
+        self.then = then
+        """What the next build does about it (FULL_NEXT, EARLIER_NEXT, or what to do)."""
 
 
 def save_state(out: Path, state: BuildState) -> None:
@@ -259,24 +266,54 @@ def save_state(out: Path, state: BuildState) -> None:
     file is left."""
     target = state_file(out)
     _remove_stale_temporaries(target)
-    body = pack(state, BuildState)
-    header = bytes([FORMAT]) + pack(Header(FORMAT, state.code, state.files, bytes_digest(body)),
-                                    Header)
     temporary = None
     try:
-        check_state_path(out)
+        data = _state_bytes(state)
+        _check_target(target)
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.tmp-{os.getpid()}-",
                                                  dir=target.parent)
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(MAGIC + _LENGTH.pack(len(header)) + header)
-            handle.write(body)
+            handle.write(data)
         os.replace(temporary, target)
-    except (OSError, ConfigError) as exc:
+    except StateNotSaved:
+        raise
+    except (OSError, ValueError, TypeError, OverflowError) as exc:  # a full disk; a huge number
         if temporary is not None:
             with suppress(OSError):
                 os.unlink(temporary)
-        raise StateNotSaved(str(exc.strerror if isinstance(exc, OSError) and exc.strerror
-                                else exc)) from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise StateNotSaved(reason, FULL_NEXT if _removed(target) else EARLIER_NEXT) from None
+
+
+def _state_bytes(state: BuildState) -> bytes:
+    body = pack(state, BuildState)
+    digest, key = bytes_digest(body), signing_key()
+    header = bytes([FORMAT]) + pack(
+        Header(FORMAT, state.code, state.files, digest, _signature(key, digest) if key else ""),
+        Header)
+    return b"".join((MAGIC, _LENGTH.pack(len(header)), header, body))
+
+
+def _check_target(target: Path) -> None:
+    """The state's name taken meanwhile by a folder or a link (see check_state_path)."""
+    with suppress(FileNotFoundError):
+        mode = os.lstat(target).st_mode
+        if not stat.S_ISREG(mode):
+            raise StateNotSaved(f"{target} is {_kind_of(mode)}, not a file",
+                                "move it away before the next build")
+
+
+def _removed(target: Path) -> bool:
+    """Remove the earlier state after the new one could not be written, so that the next
+    build is a full one rather than one from a state of two builds ago; whether none is left."""
+    try:
+        if stat.S_ISREG(os.lstat(target).st_mode):
+            os.unlink(target)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 _TEMPORARY = re.compile(r"\.tmp-([0-9]+)-[A-Za-z0-9_]{8}")

@@ -10,6 +10,9 @@ from .problems import ProblemLog
 from .textfiles import TomlDoc, toml_type_name
 
 _MISSING = object()
+LARGEST = 2**53 - 1
+"""The largest whole number a setting may be: every JSON reader holds it exactly (a browser's
+numbers are doubles), and the build's state keeps it. A setting past it is a slip."""
 
 
 class KeyReader:
@@ -55,7 +58,8 @@ class KeyReader:
         return value.strip()
 
     def integer(self, key: str, *, required: bool = False, default: int | None = None,
-                minimum: int | None = None, example: str = "") -> int | None:
+                minimum: int | None = None, maximum: int | None = LARGEST,
+                example: str = "") -> int | None:
         value = self._raw(key, required, example or f"{key} = 1")
         if value is _MISSING:
             return default
@@ -65,6 +69,12 @@ class KeyReader:
         if minimum is not None and value < minimum:
             self.log.error(self.doc.shown, self.doc.line_of(key),
                            f"{key} = {value} is too small: expected {minimum} or more")
+            return default
+        if maximum is not None and value > maximum:
+            shown = f"{key} = {value:,}" if value < 10**24 else \
+                f"{key} is a whole number of {len(str(value)):,} digits"
+            self.log.error(self.doc.shown, self.doc.line_of(key),
+                           f"{shown} is too large: expected at most {maximum:,}")
             return default
         return value
 

@@ -80,6 +80,11 @@ def test_the_workflow_installs_the_tool_pinned_and_uses_the_official_actions(tmp
     runs = [step["run"] for step in steps if "run" in step]
     assert f"python -m pip install 'site-builder=={__version__}'" in runs
     assert any(run.startswith("site-builder build --source . --out _site") for run in runs)
+    # the build signs the state it keeps in the cache with the league's secret, if it has one
+    build_step = next(step for step in steps if step.get("run", "").startswith("site-builder"))
+    assert build_step["env"] == {
+        "SITE_BUILDER_STATE_KEY": "${{ secrets.SITE_BUILDER_STATE_KEY }}"}
+    assert "SITE_BUILDER_STATE_KEY" in (tmp_path / "a/README.md").read_text()
     assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
     # from the tool's git repository at a tag, when asked
     pin = f"git+https://example.org/tools/site-builder@v{__version__}"

@@ -193,7 +193,7 @@ def test_a_path_outside_the_output_folder_turns_the_state_down(built, tmp_path, 
 @pytest.mark.parametrize("path", ["/etc/passwd", "a//b", "./index.html", "a/./b", "a\\..\\b",
                                   "", "a/\0/b", "a/.."])
 def test_only_plain_relative_paths_lie_inside(path):
-    from site_builder.state import inside_output
+    from site_builder.statecheck import inside_output
     assert not inside_output(path)
     assert inside_output("events/2024-cup/round-1/index.html")
 
@@ -348,3 +348,171 @@ def test_pages_checked_by_workers_find_the_same_changes(built):
     assert len(many) // ondisk.SHARE >= 24
     assert ondisk._differing(str(out), many) == {"about/index.html"}
     assert ondisk._differing_share(str(out), records) == {"about/index.html"}
+
+
+# ---------------------------------------------------------------- issue 30's red team
+
+def forge(out: Path, change) -> None:
+    """A state changed as its own loader reads it and saved with the tool's own code: a forgery
+    that keeps to every rule of the format, checksum included (anyone who can write the cache
+    can do this)."""
+    state = load_state(out, code_digest())
+    change(state)
+    save_state(out, state)
+
+
+def first_unit(state):
+    return next(iter(state.events.values()))
+
+
+def replace_summary(state, **fields):
+    from dataclasses import replace
+    unit = first_unit(state)
+    unit.facts = replace(unit.facts, summary=replace(unit.facts.summary, **fields))
+
+
+def add_problem(state):
+    from dataclasses import replace
+    from site_builder.problems import Problem
+    unit = first_unit(state)
+    unit.facts = replace(unit.facts, problems=unit.facts.problems + (Problem("x", 1, "forged"),))
+
+
+def rank_a_stranger(state):
+    from dataclasses import replace
+    from site_builder.model import PlayerRef
+    unit = next(u for u in state.events.values() if u.facts.ranking)
+    entry = replace(unit.facts.ranking[0], player=PlayerRef("Nobody", "nobody-here"))
+    unit.facts = replace(unit.facts, ranking=(entry,) + unit.facts.ranking[1:])
+
+
+@pytest.mark.parametrize("change,said", [
+    (lambda s: replace_summary(s, game="bogus"), "is of no game site-builder knows"),
+    (lambda s: replace_summary(s, url="javascript:alert(1)//"), "holds the facts of another"),
+    (add_problem, "is kept with errors"),
+    (rank_a_stranger, "names people it does not list"),
+])
+def test_facts_that_no_build_makes_turn_the_state_down(built, change, said):
+    """Facts that keep to their types but that no build of the event makes: the state is turned
+    down, not used (a link to javascript: in the feeds, a crash, an error no file has)."""
+    source, out = built
+    clean = snapshot(out)
+    forge(out, change)
+    code, err = rebuild(source, out)
+    assert code == 0, err
+    assert said in err and f"{PAGES} rendered" in err
+    assert snapshot(out) == clean
+
+
+def test_a_page_record_of_absurd_size_costs_nothing(built):
+    """The size is compared with the file's before anything is read: a record of 2 GB must not
+    make the build ask for 2 GB (a build limited to 1 GB of memory shows it)."""
+    source, out = built
+    forge(out, lambda s: s.pages.update(
+        {"index.html": s.pages["index.html"]._replace(size=2 * 10**9)}))
+    limited = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+               "from site_builder.cli import main; sys.exit(main(sys.argv[1:]))")
+    finished = subprocess.run([sys.executable, "-c", limited, "build", "--source", str(source),
+                               "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert "(303 files: 1 rendered" in finished.stderr
+
+
+def test_a_forged_result_found_in_a_later_watch_rebuild_rebuilds_from_nothing(built):
+    """Results are read only when a page shows them: a forged one (its digest kept) passes the
+    first build and is saved again; a later rebuild that shows it starts again from nothing."""
+    from site_builder.session import Session
+    source, out = built
+
+    def garble(state):
+        from dataclasses import replace
+        for unit in state.events.values():
+            results = tuple((pid, digest, b"\xc0" if pid == "zoe-laurent" else packed)
+                            for pid, digest, packed in unit.facts.results)
+            unit.facts = replace(unit.facts, results=results)
+    forge(out, garble)
+    session = Session(source, out)
+    assert session.build_all().rendered == 0
+    # The organizer renames an event Zoë played: her page is drawn, and reads the forgery.
+    rounds = sorted((source / "data" / "events").glob("*/round-*.csv"))
+    played = next(p for p in rounds if "Zoë Laurent" in p.read_text(encoding="utf-8"))
+    changed = played.parent / "event.toml"
+    text = changed.read_text(encoding="utf-8")
+    changed.write_text(text.replace('name = "', 'name = "Renamed ', 1), encoding="utf-8")
+    report = session.rebuild([changed.relative_to(source).as_posix()])
+    assert not report.errors and report.rendered == PAGES
+    assert any("was not used: it is not what a build writes" in note for note in report.notes)
+    session.close()
+    rebuilt = tmp_clean = out.parent / "clean"
+    assert build(source, tmp_clean, clean=True).rendered == PAGES
+    assert snapshot(out) == snapshot(rebuilt)
+
+
+def test_a_state_no_msgpack_can_hold_is_not_saved_and_said(built):
+    from site_builder.state import StateNotSaved
+    source, out = built
+    state = load_state(out, code_digest())
+    state.files["index.html"] = 2**70
+    with pytest.raises(StateNotSaved) as raised:
+        save_state(out, state)
+    assert raised.value.reason == "Integer value out of range"
+    assert raised.value.then == "the next build will draw every page"
+    assert not state_file(out).exists() and leftovers(out) == []
+
+
+def test_a_state_path_taken_during_the_build_is_said_without_contradiction(built):
+    """The state's name taken by a folder while the build runs: published, and said so."""
+    source, out = built
+    (source / "content" / "about.md").write_text("# About\n\nChanged.\n")
+
+    def take_the_name(what: str, done: int, total: int) -> None:
+        if state_file(out).is_file():
+            state_file(out).unlink()
+            state_file(out).mkdir()
+    result = build(source, out, progress=take_the_name)
+    from site_builder.session import state_notes
+    assert state_notes(result) == [
+        f"warning: the site is published, but the state beside it could not be saved "
+        f"({state_file(out)} is a folder, not a file): move it away before the next build."]
+    assert "Changed." in (out / "about" / "index.html").read_text()
+
+
+# ---------------------------------------------------------------- signed states
+
+@pytest.fixture
+def signed(built, monkeypatch):
+    """The demo built with a signing key in the environment, as the Pages workflow gives it."""
+    monkeypatch.setenv("SITE_BUILDER_STATE_KEY", "a secret of the league")
+    source, out = built
+    assert build(source, out, clean=True).rendered == PAGES
+    return source, out
+
+
+def test_a_signed_state_is_used_as_any(signed):
+    source, out = signed
+    assert build(source, out).rendered == 0
+
+
+@pytest.mark.parametrize("key", [None, "another secret"])
+def test_a_forged_state_and_page_heal_when_the_state_is_signed(signed, monkeypatch, key):
+    """Whoever can write the cache but does not have the secret forges a page and its record:
+    the forgery is refused, the build is a full one, and the page heals."""
+    source, out = signed
+    clean = snapshot(out)
+    page = out / "about" / "index.html"
+    evil = page.read_bytes().replace(b"</body>", b"<script>steal()</script></body>")
+    page.write_bytes(evil)
+    state = load_state(out, code_digest())  # reading needs no secret; the forger's own code
+    state.pages["about/index.html"] = state.pages["about/index.html"]._replace(
+        size=len(evil), digest=hashlib.sha256(evil).digest()[:16])
+    if key is None:
+        monkeypatch.delenv("SITE_BUILDER_STATE_KEY")
+    else:
+        monkeypatch.setenv("SITE_BUILDER_STATE_KEY", key)
+    save_state(out, state)
+    monkeypatch.setenv("SITE_BUILDER_STATE_KEY", "a secret of the league")
+    code, err = rebuild(source, out)
+    assert code == 0, err
+    said = "is not signed with" if key is None else "its signature does not match"
+    assert f"{said} SITE_BUILDER_STATE_KEY" in err and f"{PAGES} rendered" in err
+    assert snapshot(out) == clean
