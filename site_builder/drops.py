@@ -157,8 +157,12 @@ def drops_text(text: str, drops: list[Drop]) -> str:
     replaced: dict[int, str] = {}
     appended: list[str] = []
     for name, after_round, line in drops:
-        cells = {"player": csv_cell(name), "after_round": str(after_round)}
-        written = ",".join(cells.get(column, "") for column in columns) + end
+        cells = {"player": name, "after_round": str(after_round)}
+        if line is not None and line > 1 and line in spans:
+            # The record's other cells (a note) stay as they were.
+            old = next(csv.reader(lines[line - 1:spans[line]]), [])
+            cells = {**dict(zip(columns, old)), **cells}
+        written = ",".join(csv_cell(cells.get(column, "")) for column in columns) + end
         if line is not None and line > 1 and line in spans:
             replaced[line] = written
         else:

@@ -275,6 +275,16 @@ def test_record_drop_replaces_every_physical_line_of_the_record(tmp_path):
     assert path.read_bytes() == b'player,after_round\r\n"Ann\r\nLee\nSmith",3\r\nBob,2\r\n'
 
 
+def test_a_re_drop_keeps_the_record_s_other_cells(tmp_path):
+    """A note beside a drop stays when the player is dropped again (issue 30's red team)."""
+    from site_builder.drops import record_drop
+    path = tmp_path / "drops.csv"
+    path.write_text('after_round,player,note\n2,"Eve\nSmith",x\n1,Bo,"left early, ill"\n')
+    record_drop(tmp_path, "Eve\nSmith", 4, line=2)
+    assert path.read_text() == ('after_round,player,note\n4,"Eve\nSmith",x\n'
+                                '1,Bo,"left early, ill"\n')
+
+
 def test_a_round_check_would_reject_is_never_written(site, pair, monkeypatch):
     """Whatever a game's former returns, the round is loaded as check loads it before it is
     written: a player seated twice is check's error, and nothing is written."""
