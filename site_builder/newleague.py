@@ -44,11 +44,13 @@ for either): a title with one is refused, not written into site.toml."""
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")
 """Lone surrogates: bytes of a command-line argument or folder name that are not UTF-8."""
 _HIDDEN = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-                     "|[\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+                     "|[\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]")
 """What is never written raw into the league's TOML and YAML: what a YAML reader refuses in a
 file (C0 and C1 controls, DEL, surrogates, U+FFFE, U+FFFF), what it takes as a line break
 (NEL, U+2028 and U+2029 for PyYAML: a title holding one once added a top-level key to the
-workflow), and the bidi controls, which make a line read otherwise than it runs."""
+workflow), the bidi controls, which make a line read otherwise than it runs, and the invisible
+ones (zero-width spaces and joiners, U+2060, and U+FEFF, a byte-order mark YAML allows only at
+the start of a document)."""
 _PLACEHOLDER = re.compile(r"<<([a-z-]+)>>")
 
 

@@ -30,6 +30,7 @@ TITLES = [
     'The "Best": League # of {{ all }} ${{ secrets.GITHUB_TOKEN }}',
     "Mallory's \u202eeugaeL\u202c \u200fשלום\u200e: a: b",
     "Noncharacters \ufffe\uffff",          # which YAML readers refuse raw
+    "Zero\u200bwidth \ufeffmarks\u2060",     # a byte-order mark in a YAML document
     "<<date>> <<install-command>>",          # placeholders of the scaffold, as text
 ]
 INSTALLS = [
@@ -130,6 +131,7 @@ def test_the_default_install_line_is_the_pinned_requirement_quoted(tmp_path, ref
     ("site-builder==1.0\x85", r"holds \\x85: "),
     ("site-builder==1.0\u202e", r"holds \\u202e: "),
     ("site-builder==1.0\x1b[2J", r"holds \\x1b: "),
+    ("\ufeffsite-builder==1.0", r"holds \\ufeff: "),
     ("--index-url=https://evil.example/simple", r"starts with -: "),
     ("   ", r'--install "   ": '),
 ])
