@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_builder.pair import swiss, swiss_fallback
+from site_builder.pair import notice, swiss, swiss_fallback
 from site_builder.pair.swiss import Entrant
 
 
@@ -187,7 +187,7 @@ def _needs_the_fallback(size: int) -> list[Entrant]:
 
 
 def test_a_slow_pairing_says_what_it_is_doing_in_one_plain_line(monkeypatch):
-    monkeypatch.setattr(swiss, "SLOW_SECONDS", 0)
+    monkeypatch.setattr(notice, "SLOW_SECONDS", 0)
     notices = io.StringIO()
     quiet = swiss.later_round(_needs_the_fallback(40), random.Random(1))
     told = swiss.later_round(_needs_the_fallback(40), random.Random(1), notices)
@@ -201,7 +201,7 @@ class _Terminal(io.StringIO):
 
 
 def test_on_a_terminal_the_notice_follows_the_pairing_and_is_rubbed_out(monkeypatch):
-    monkeypatch.setattr(swiss, "SLOW_SECONDS", 0)
+    monkeypatch.setattr(notice, "SLOW_SECONDS", 0)
     terminal = _Terminal()
     swiss.later_round(_needs_the_fallback(40), random.Random(1), terminal)
     assert terminal.getvalue() == (
@@ -247,7 +247,10 @@ def test_pair_says_it_on_stderr_and_writes_the_same_round(site, pair, monkeypatc
     assert "fewest pair-downs" in out  # A met B and C: the fallback pairs A with D
     quiet = written.read_bytes()
     written.unlink()
-    monkeypatch.setattr(swiss, "SLOW_SECONDS", 0)
+    monkeypatch.setattr(notice, "SLOW_SECONDS", 0)
     code, out, err = pair(site, "--seed", "5", slug="2024-05-18-cup")
     assert code == 0 and err.count("Pairing 4 players: by point groups…\n") == 1
+    # Reading and scoring a large event, and checking the round, are said as well.
+    assert err.count("data/events/2024-05-18-cup: reading the event…\n") == 1
+    assert err.count("data/events/2024-05-18-cup: checking round 3 as check would…\n") == 1
     assert written.read_bytes() == quiet

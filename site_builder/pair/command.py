@@ -13,6 +13,7 @@ import hashlib
 import os
 import random
 import secrets
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,11 +22,12 @@ from ..drops import csv_cell as _csv_cell
 from ..load import EVENTS_DIR, assign_event_ids, load_event
 from ..model import Event
 from ..people import Directory, load_directory
-from ..problems import ConfigError, DataError, ProblemLog, sorted_problems
+from ..problems import ConfigError, DataError, ProblemLog, sorted_problems, terminal_safe
 from ..rules import RULESETS
 from . import heresy, inwo, spellfire, twoplayer
 from .forming import Context, Formed, Table, refuse
 from .names import Players, gone_notes, who_plays
+from .notice import Notice
 from .trust import refuse_unless_check_passes, refuse_what_the_build_skips
 
 FORMERS = {"conquest": twoplayer.form, "kingdom": twoplayer.form, "heresy": heresy.form,
@@ -83,14 +85,17 @@ def plan_next_round(request: Request) -> NextRound:
     """The next round of the event, or DataError/ConfigError saying why there is none."""
     source, folder = _site_of(request.folder)
     refuse_what_the_build_skips(source, folder)  # before anything is read
-    directory = load_directory(source, ProblemLog())  # its own errors are check's business
-    event = _load(source, folder, directory)
-    ruleset = RULESETS[event.info.game]
-    number = event.rounds[-1].number + 1 if event.rounds else 1
-    _refuse_if_not_ready(event, ruleset, number)
-    players = who_plays(event, ruleset, request.drop, request.add, number, directory)
+    shown = terminal_safe(f"{EVENTS_DIR}/{folder.name}")
+    with Notice(sys.stderr, shown, "reading the event") as notice:
+        directory = load_directory(source, ProblemLog())  # its own errors are check's business
+        event = _load(source, folder, directory)
+        ruleset = RULESETS[event.info.game]
+        number = event.rounds[-1].number + 1 if event.rounds else 1
+        _refuse_if_not_ready(event, ruleset, number)
+        players = who_plays(event, ruleset, request.drop, request.add, number, directory)
+        notice.now(f"scoring its {len(event.rounds)} rounds")
+        scored = ruleset.score(event)
     rng = random.Random(request.seed if request.seed is not None else _seed(event, number))
-    scored = ruleset.score(event)
     formed = FORMERS[event.info.game](Context(
         event, scored, ruleset, number, players.names, set(players.dropped) | set(players.gone),
         players.added, rng, request.allow_five, players.where, frozenset(players.gone)))
@@ -100,7 +105,8 @@ def plan_next_round(request: Request) -> NextRound:
     plan = NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
                      scored.display_name, formed, _header(ruleset, event),
                      tuple(players.dropped), _drops_after(folder, event, players, number))
-    _refuse_unless_it_checks(source, folder, plan, directory)
+    with Notice(sys.stderr, shown, f"checking round {number} as check would"):
+        _refuse_unless_it_checks(source, folder, plan, directory)
     return plan
 
 

@@ -22,8 +22,6 @@ passes stderr): thousands of players are paired in seconds, but not at once.
 from __future__ import annotations
 
 import random
-import threading
-import time
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import TextIO
@@ -31,6 +29,7 @@ from typing import TextIO
 import networkx as nx
 import rustworkx as rx
 
+from .notice import Notice
 from .swiss_fallback import fewest_pair_downs as _fewest_pair_downs
 from .swiss_fallback import fewest_rematches as _fewest_rematches
 
@@ -69,13 +68,13 @@ def first_round(names: list[str], rng: random.Random) -> SwissPairing:
 def later_round(entrants: list[Entrant], rng: random.Random,
                 notices: TextIO | None = None) -> SwissPairing:
     """A round after the first: the bye, then the seed's pairing by point groups. What a long
-    pairing is doing goes to `notices`, if given (see _Notice)."""
+    pairing is doing goes to `notices`, if given (see notice.py)."""
     players = list(entrants)
     bye, notes = None, []
     if len(players) % 2:
         bye = _bye(players, notes)
         players = [e for e in players if e.name != bye]
-    with _Notice(notices, f"Pairing {len(players):,} players", "by point groups") as notice:
+    with Notice(notices, f"Pairing {len(players):,} players", "by point groups") as notice:
         pairs = _by_point_groups(players, rng)
         if pairs is None:
             notice.now("looking for the fewest pair-downs that avoid every rematch")
@@ -182,55 +181,3 @@ def _pairing(pairs: list[tuple[Entrant, Entrant]], players: list[Entrant], bye: 
     )
 
 
-SLOW_SECONDS = 1.0
-"""A pairing that runs longer says what it is doing."""
-
-
-class _Notice:
-    """What a long pairing is doing, once it has run SLOW_SECONDS: on a terminal one line,
-    rewritten as the pairing moves on and rubbed out when it is done (as `build`'s progress
-    line); elsewhere (a log) one plain line. Shown from a timer thread, which gets its turn
-    while the pairing runs Python, or at the next step if a matching held the interpreter
-    that long (rustworkx does while it runs). A notice is never part of the round."""
-
-    def __init__(self, stream: TextIO | None, what: str, doing: str) -> None:
-        self.stream, self.what, self.doing = stream, what, doing
-        self.shown = self.done = False
-        self.started = time.perf_counter()
-        self.lock = threading.Lock()
-        self.timer = threading.Timer(SLOW_SECONDS, self._show)
-        self.timer.daemon = True
-
-    def __enter__(self) -> _Notice:
-        if self.stream is not None and SLOW_SECONDS <= 0:
-            self._show()  # at once (the tests): no thread to race
-        elif self.stream is not None:
-            self.timer.start()
-        return self
-
-    def now(self, doing: str) -> None:
-        with self.lock:
-            self.doing = doing
-        if self.stream is not None and (self.shown and self._terminal()
-                                        or time.perf_counter() - self.started >= SLOW_SECONDS):
-            self._show(again=True)
-
-    def _show(self, again: bool = False) -> None:
-        with self.lock:
-            if self.done or (self.shown and not (again and self._terminal())):
-                return
-            line = f"{self.what}: {self.doing}…"
-            self.stream.write(f"\r{line}\033[K" if self._terminal() else f"{line}\n")
-            self.stream.flush()
-            self.shown = True
-
-    def _terminal(self) -> bool:
-        return self.stream.isatty()
-
-    def __exit__(self, *_) -> None:
-        self.timer.cancel()
-        with self.lock:
-            self.done = True
-            if self.shown and self._terminal():
-                self.stream.write("\r\033[K")
-                self.stream.flush()
