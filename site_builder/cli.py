@@ -11,10 +11,9 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .problems import (ConfigError, DataError, Problem, ProblemLog, SiteError, one_line,
-                       terminal_safe)
+from .problems import (EXIT_ERRORS, EXIT_OK, ConfigError, DataError, Problem, ProblemLog,
+                       SiteError, one_line, print_problems, terminal_safe)
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 SIGNAL_CHECK_SECONDS = 0.2
 """How often watch and serve look for Ctrl-C or `kill` that the system gave another thread."""
 
@@ -319,11 +318,6 @@ def _system_error(exc: OSError, out: str | None) -> str:
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
-
-
-def print_problems(problems: list[Problem], source: str) -> None:
-    for problem in problems:
-        print(problem.format(source), file=sys.stderr)
 
 
 def _print_summary(result, source: str, out: str, seconds: float) -> None:

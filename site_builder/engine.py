@@ -17,7 +17,8 @@ from pathlib import Path
 from .buildresult import BuildResult, Counter, Progress, timed, url_of
 from .config import load_config
 from .content import load_content
-from .facts import EventFacts, digest
+from .digests import digest
+from .facts import EventFacts
 from .finish import extra_files
 from .inputs import code_digest
 from .load import event_folders

@@ -11,21 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
 
-from .decks import DeckEntry
-from .inputs import bytes_digest
+from .deckentry import DeckEntry
+from .digests import bytes_digest, digest
 from .model import PlayerRef
 from .problems import Problem
 from .rules import RULESETS
 from .rules.base import PlayerResult, RankingEntry, ScoredEvent
 from .statecodec import pack, unpack
-
-
-def digest(*parts: Any) -> str:
-    """A short digest of values that have a stable repr (strings, numbers, tuples, dates,
-    frozen dataclasses of those): equal values, equal digests, in every process."""
-    return bytes_digest(repr(parts).encode("utf-8"))
 
 
 # Kept in the build state (statecodec.py): every field's type is exact.
@@ -99,7 +92,7 @@ class EventFacts:
     problems: tuple[Problem, ...]
     """The warnings of the event's files and scoring."""
     decks: tuple[DeckEntry, ...] = ()
-    """What the metagame across events counts of this event (decks.DeckEntry per ranked
+    """What the metagame across events counts of this event (deckentry.DeckEntry per ranked
     player); empty when its registrations name no decks."""
     decks_digest: str = ""
 

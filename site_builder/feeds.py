@@ -23,7 +23,7 @@ from .config import SiteConfig
 from .facts import EventSummary
 from .people import slugify
 from .plan import Page
-from .render import long_date
+from .dates import long_date
 
 FEED_SIZE = 50
 """Entries per feed, the newest: a reader polls the feed, and the archive holds the rest."""

@@ -18,14 +18,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .digests import bytes_digest
+
 FileStamp = tuple[int, int, int]
 """(size, modification time in nanoseconds, inode)."""
 RACY_NS = 2_000_000_000
-
-
-def bytes_digest(data: bytes) -> str:
-    """The build's one digest: 32 hexadecimal characters of BLAKE2b."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def code_digest() -> str:

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from .decks import DeckEntry, deck_key
+from .deckentry import DeckEntry, deck_key
 
 CHART_DECKS = 7
 """The chart of shares over time draws this many decks; the rest are one band, "Other decks"."""

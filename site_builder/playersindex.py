@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from string import ascii_uppercase
 
-from .facts import digest
+from .digests import digest
 from .model import Person
 from .people import fold_letters
 from .plan import Page

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 
 
@@ -120,6 +121,16 @@ class ProblemLog:
 def sorted_problems(problems: list[Problem]) -> list[Problem]:
     """Stable report order: by file, then line, keeping the order found within a line."""
     return sorted(problems, key=lambda p: (p.path, p.line or 0))
+
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+"""What the commands exit with: done, the data or the system said no, the command line is wrong."""
+
+
+def print_problems(problems: list[Problem], source: str) -> None:
+    """Each problem on stderr, one line each, paths shown from `source`."""
+    for problem in problems:
+        print(problem.format(source), file=sys.stderr)
 
 
 class SiteError(Exception):

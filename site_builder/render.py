@@ -6,7 +6,6 @@ and `<b>Bob</b>` must show as text. Templates get plain objects and only format 
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -17,25 +16,14 @@ from markupsafe import Markup
 
 from .config import SiteConfig
 from .content import split_title
-from .inputs import bytes_digest
+from .dates import long_date, short_date
+from .digests import bytes_digest
 from .markdown import make_renderer
 from .model import ContentPage
 from .numbers import decimals, exact_text, percent_text
 from .plan import Page
 from .problems import TemplateError
 from .themefiles import ThemeLoader, static_files, theme_dirs
-
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
-
-
-def long_date(value: dt.date) -> str:
-    return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
-
-
-def short_date(value: dt.date) -> str:
-    """For table cells: '21 Nov 2026' (months spelled out in English, whatever the locale)."""
-    return f"{value.day} {MONTHS[value.month - 1][:3]} {value.year}"
 
 
 class RecordingEnvironment(jinja2.Environment):

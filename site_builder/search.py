@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from .facts import EventFacts, digest
+from .digests import digest
+from .facts import EventFacts
 from .jsonfile import dump_json
 from .model import Person
 from .people import fold_letters

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from .config import SiteConfig
-from .facts import EventFacts, EventSummary, digest, result_of
+from .digests import digest
+from .facts import EventFacts, EventSummary, result_of
 from .deckpages import deck_games, deck_pages
 from .feeds import feed_pages
 from .model import ContentPage, Person

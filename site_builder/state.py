@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .facts import EventFacts
-from .inputs import FileDigests, bytes_digest
+from .digests import bytes_digest
+from .inputs import FileDigests
 from .problems import ConfigError
 from .statecheck import all_inside, check_values
 from .statecodec import Damaged, pack, unpack

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .decks import dress
-from .facts import EventFacts, digest, event_facts
+from .digests import digest
+from .facts import EventFacts, event_facts
 from .load import assign_event_ids, load_event
 from .namechecks import check_absences, check_names
 from .plan import Page, event_pages, event_warnings, output_path

@@ -199,7 +199,7 @@ def test_a_build_without_decks_never_imports_pandas(tmp_path):
 
 def test_draws_count_half_and_two_spellings_are_one_deck():
     from site_builder.metagame import frame, metagame
-    from site_builder.decks import DeckEntry
+    from site_builder.deckentry import DeckEntry
     entries = [DeckEntry("a", "A", "Eldar", 1, True, 2, 0, 1), DeckEntry("b", "B", "eldar ", 2, False, 0, 2, 1)]
     result = metagame(frame(("e", "2026", e) for e in entries), "final")
     (line,) = result.lines

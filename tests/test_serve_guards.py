@@ -206,7 +206,7 @@ def test_a_request_line_too_long_is_refused(out, path, status):
 ], ids=["40 kB", "one 70 kB line", "101 headers"])
 def test_headers_too_large_are_refused(out, headers):
     with serving(out) as port:
-        head = "\r\n".join([f"GET /league/ HTTP/1.0", f"Host: 127.0.0.1:{port}", *headers])
+        head = "\r\n".join(["GET /league/ HTTP/1.0", f"Host: 127.0.0.1:{port}", *headers])
         status, _, _ = exchange(port, (head + "\r\n\r\n").encode())
     assert status == 431
 

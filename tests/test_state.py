@@ -20,7 +20,8 @@ import pytest
 from conftest import copy_demo
 from site_builder.build import build
 from site_builder.cli import main
-from site_builder.inputs import bytes_digest, code_digest
+from site_builder.digests import bytes_digest
+from site_builder.inputs import code_digest
 from site_builder.state import MAGIC, _LENGTH, load_state, save_state, state_file
 from site_builder.statecodec import Damaged, pack, unpack
 from test_unreadable_and_full import run as run_limited

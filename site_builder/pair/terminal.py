@@ -7,9 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from ..cli import EXIT_ERRORS, EXIT_OK, print_problems
 from ..drops import DROPS_FILE
-from ..problems import DataError, one_line, terminal_safe
+from ..problems import (EXIT_ERRORS, EXIT_OK, DataError, one_line, print_problems,
+                        terminal_safe)
 from . import command
 from .command import Request, plan_next_round, record_drops_said
 

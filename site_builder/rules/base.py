@@ -250,7 +250,7 @@ class ScoredEvent:
     ranking_note: str = ""
     """Why the event does not count toward rankings (e.g. "unscored: fewer than 9 players")."""
     decks: tuple = ()
-    """What the metagame tables count of an event with deck data (decks.DeckEntry, one per
+    """What the metagame tables count of an event with deck data (deckentry.DeckEntry, one per
     ranked player); empty when its registrations name no decks."""
 
 
