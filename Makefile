@@ -55,7 +55,7 @@ test: $(VENV)/.installed-test chromium
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
 
-# The demo's output as tests/test_golden.py expects it: run after a change to the pages is meant.
+# The demo's output as tests/build/test_golden.py expects it: run after a change to the pages is meant.
 golden: $(VENV)/.installed
 	rm -rf tests/golden/demo
 	$(BIN)/site-builder build --clean --source tests/fixtures/demo --out tests/golden/demo

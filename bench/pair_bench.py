@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder.pair import swiss  # noqa: E402
-from site_builder.pair.swiss import Entrant  # noqa: E402
+from site_builder.rules import swisspairing as swiss  # noqa: E402
+from site_builder.rules.swisspairing import Entrant  # noqa: E402
 
 
 class TimedOut(Exception):
@@ -178,7 +178,7 @@ def end_to_end(event: Path, seed: int) -> tuple[float, str]:
 
 
 def profile(event: Path, seed: int) -> None:
-    from site_builder.pair.command import Request, plan_next_round
+    from site_builder.organizer.pair import Request, plan_next_round
     profiler = cProfile.Profile()
     profiler.runcall(plan_next_round, Request(event, seed))
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)

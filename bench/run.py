@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import synth  # noqa: E402
 
 from site_builder.build import build  # noqa: E402
-from site_builder.session import Session  # noqa: E402
-from site_builder.watch import Watcher  # noqa: E402
+from site_builder.live.session import Session  # noqa: E402
+from site_builder.live.watch import Watcher  # noqa: E402
 
 WORK = ROOT / "bench" / "archive"
 TARGET_SECONDS = 0.2

@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder.ondisk import check_output  # noqa: E402
-from site_builder.state import (MAGIC, Header, _LENGTH, BuildState, load_state,  # noqa: E402
+from site_builder.build.ondisk import check_output  # noqa: E402
+from site_builder.build.state import (MAGIC, Header, _LENGTH, BuildState, load_state,  # noqa: E402
                                 save_state, state_file)
-from site_builder.statecodec import unpack  # noqa: E402
+from site_builder.core.statecodec import unpack  # noqa: E402
 
 
 def written_by(out: Path) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder.model import Round  # noqa: E402
+from site_builder.core.model import Round  # noqa: E402
 from site_builder.rules.conquest.rows import Row  # noqa: E402
 from site_builder.rules.conquest.scoring import cut_players, swiss_games, swiss_standings  # noqa: E402
 from site_builder.rules.conquest.structure import ConquestOptions, make_plan  # noqa: E402

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .problems import (EXIT_ERRORS, EXIT_OK, ConfigError, DataError, Problem, ProblemLog,
+from .core.problems import (EXIT_ERRORS, EXIT_OK, ConfigError, DataError, Problem, ProblemLog,
                        SiteError, one_line, print_problems, terminal_safe)
 
 SIGNAL_CHECK_SECONDS = 0.2
@@ -138,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run_new(args: argparse.Namespace) -> int:
-    from .newleague import run_new
+    from .organizer.newleague import run_new
     return run_new(args)
 
 
@@ -159,7 +159,7 @@ def _run_build(args: argparse.Namespace) -> int:
         progress.clear()
     print_problems(result.problems, args.source)
     _print_summary(result, args.source, args.out, time.perf_counter() - started)
-    from .session import state_notes
+    from .live.session import state_notes
     for note in state_notes(result):
         print(terminal_safe(f"site-builder: {note}"), file=sys.stderr)
     return EXIT_OK
@@ -176,7 +176,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _run_pair(args: argparse.Namespace) -> int:
-    from .pair.terminal import run_pair
+    from .organizer.pairterminal import run_pair
     return run_pair(args)
 
 
@@ -185,8 +185,8 @@ def _run_watch(args: argparse.Namespace) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from .config import load_config
-    from .serve import LiveState, make_server
+    from .league.config import load_config
+    from .live.serve import LiveState, make_server
 
     config = load_config(Path(args.source), ProblemLog()).with_base_url(args.base_url)
     live = LiveState(config.base_url.path)
@@ -204,8 +204,8 @@ def _watch_loop(args: argparse.Namespace, serving) -> int:
     """Build, then rebuild on every burst of changes until Ctrl-C; serve too if asked."""
     import threading
 
-    from .session import Session
-    from .watch import Watcher
+    from .live.session import Session
+    from .live.watch import Watcher
 
     session = Session(Path(args.source), Path(args.out), args.base_url)
     shown: set[Problem] = set()

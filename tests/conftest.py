@@ -52,7 +52,7 @@ def build_demo(root: Path, *extra: str) -> tuple[Path, Path]:
 @contextmanager
 def served(out: Path, base: str = DEMO_BASE):
     """A built site served by site-builder's own server on 127.0.0.1: its root URL."""
-    from site_builder.serve import serve_in_thread
+    from site_builder.live.serve import serve_in_thread
     server, _ = serve_in_thread(out, base)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}{base}"
@@ -230,9 +230,9 @@ def score_files(root: Path, event_toml: str, header: str, rounds: dict[int, str]
                 registrations: str | None = None):
     """Write one event (event.toml and round files with `header`) under root, load it with the
     real loader and score it. Returns (ScoredEvent or None, problems)."""
-    from site_builder.load import EVENTS_DIR, assign_event_ids, load_event
-    from site_builder.people import load_directory
-    from site_builder.problems import ProblemLog
+    from site_builder.league.load import EVENTS_DIR, assign_event_ids, load_event
+    from site_builder.league.people import load_directory
+    from site_builder.core.problems import ProblemLog
     from site_builder.rules import RULESETS
 
     slug = "2024-05-18-test"
@@ -283,3 +283,11 @@ def require_chromium() -> None:
 def browser_type_launch_args(browser_type_launch_args):
     require_chromium()
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def error_at(result, location: str) -> str:
+    """The message of the one error reported at `location` ('path:line')."""
+    found = [line[len(location) + 2:] for line in result.lines if line.startswith(location + ": ")
+             and ": warning: " not in line]
+    assert len(found) == 1, result.err
+    return found[0]

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
-from ..model import Event, PlayerRef
-from ..problems import Problem, ProblemLog
-from ..textfiles import ColumnSpec, CsvTable
-from ..tomlkeys import KeyReader
+from ..core.model import Event, PlayerRef
+from ..core.problems import Problem, ProblemLog
+from ..files.textfiles import ColumnSpec, CsvTable
+from ..files.tomlkeys import KeyReader
 
 
 @dataclass(frozen=True, slots=True)

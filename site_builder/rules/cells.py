@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..problems import ProblemLog
+from ..core.problems import ProblemLog
 
 WHOLE = re.compile(r"[0-9]{1,6}")  # ASCII digits only ('²'.isdigit() is True), and not absurdly long
 

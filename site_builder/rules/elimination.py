@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..model import PlayerRef
+from ..core.model import PlayerRef
 from .base import BracketGame, BracketRound, BracketSlot
 
 

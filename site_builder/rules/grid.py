@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import PlayerRef
+from ..core.model import PlayerRef
 
 TEMPLATE = "games/grid.html"
 

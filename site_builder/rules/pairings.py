@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..model import Event, PlayerRef, Round
-from ..problems import ProblemLog
+from ..core.model import Event, PlayerRef, Round
+from ..core.problems import ProblemLog
 from .base import PlayerGame, PlayerResult, RoundView, ScoredEvent
 from .seating import tables_of
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..model import Round
-from ..problems import ProblemLog
+from ..core.model import Round
+from ..core.problems import ProblemLog
 
 
 def tables_of(round_: Round) -> tuple[dict[int, list[Any]], list[Any]]:

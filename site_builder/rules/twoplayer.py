@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Event, PlayerRef, Round
-from ..problems import ProblemLog
+from ..core.model import Event, PlayerRef, Round
+from ..core.problems import ProblemLog
 from .base import PlayerGame
 from .seating import tables_of
 from .swiss import MISSED, Game, SwissRecord

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...model import Event, Round
-from ...numbers import ordinal
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
-from ...tomlkeys import KeyReader
+from ...core.model import Event, Round
+from ...core.numbers import ordinal
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
+from ...files.tomlkeys import KeyReader
 from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...model import Event, Round
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
+from ...core.model import Event, Round
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
 from ..twoplayer import BYE, check_duplicates, check_pair, check_round_numbers, tables_of
 from .structure import Plan

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import Round
+from ...core.model import Round
 from ..elimination import Match, Progress, progress
 from ..swiss import Game, SwissRecord, records_after
 from ..tiebreaks import decided_by, lottery

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...tomlkeys import KeyReader
+from ...files.tomlkeys import KeyReader
 
 STRUCTURES = ("basic", "advanced", "custom")
 TIERS = ("relaxed", "formal", "premier")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ...model import PlayerRef, Round
+from ...core.model import PlayerRef, Round
 from ..base import Column, PlayerGame, Standings, StandingRow
 from ..elimination import Match, Progress, bracket_size, finish_label, round_label
 from ..swiss import MISSED, SwissRecord, attendance_notes

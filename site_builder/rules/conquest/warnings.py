@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...model import Round
-from ...problems import ProblemLog
+from ...core.model import Round
+from ...core.problems import ProblemLog
 from ..elimination import Match
 from ..swiss import Game, pairing_departures
 from .rows import BYE

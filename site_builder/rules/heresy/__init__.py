@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ...model import Event, Round
-from ...numbers import ordinal
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
-from ...tomlkeys import KeyReader
+from ...core.model import Event, Round
+from ...core.numbers import ordinal
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
+from ...files.tomlkeys import KeyReader
 from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Section,
                     Standings)
 from ..elimination import Match, build_bracket, round_label

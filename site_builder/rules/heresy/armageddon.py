@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...model import Round
-from ...problems import ProblemLog
+from ...core.model import Round
+from ...core.problems import ProblemLog
 from .matches import MatchResult
 
 WINNERS, LOSERS, FINAL, SINGLE = "winners", "losers", "final", "single"

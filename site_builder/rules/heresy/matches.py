@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ...model import Round
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
+from ...core.model import Round
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
 
 COLUMNS = ColumnSpec(required=("table", "game", "player", "result", "tau"))

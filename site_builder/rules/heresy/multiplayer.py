@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ...model import Round
-from ...problems import ProblemLog
+from ...core.model import Round
+from ...core.problems import ProblemLog
 from ..tiebreaks import comparable, decided_by, shared_ranks, strength_of_schedule
 from .options import HeresyOptions
 from .tables import TIME, WIN, Seat, tables_of

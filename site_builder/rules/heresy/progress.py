@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...model import Event, PlayerRef, Round
-from ...problems import ProblemLog
+from ...core.model import Event, PlayerRef, Round
+from ...core.problems import ProblemLog
 from ..pairings import Pairings, SlipField, pairings_of
 from ..seating import first_rows
 from .matches import BYE, matches_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ...model import PlayerRef, Round
+from ...core.model import PlayerRef, Round
 from ..base import BracketGame, BracketRound, BracketSlot, Column, PlayerGame, Standings, StandingRow
 from .armageddon import BRACKET_NAMES, Place, Placed
 from .matches import MatchResult

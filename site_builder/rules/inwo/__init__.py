@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ...model import Event, Round
-from ...numbers import ordinal, percent_text
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
-from ...tomlkeys import KeyReader
+from ...core.model import Event, Round
+from ...core.numbers import ordinal, percent_text
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
+from ...files.tomlkeys import KeyReader
 from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
 from ..elimination import build_bracket, bracket_size, round_label
 from ..grid import TEMPLATE as GRID_TEMPLATE

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import Round
-from ...numbers import percent_text
-from ...problems import ProblemLog
+from ...core.model import Round
+from ...core.numbers import percent_text
+from ...core.problems import ProblemLog
 from ..elimination import Match, Progress, progress
 from ..tiebreaks import shared_ranks
 from .percentage import percentage_of_goal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...tomlkeys import KeyReader
+from ...files.tomlkeys import KeyReader
 
 MULTIPLAYER, HEAD_TO_HEAD = "multiplayer", "head-to-head"
 FORMATS = (MULTIPLAYER, HEAD_TO_HEAD)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...model import PlayerRef, Round
-from ...numbers import percent_text
+from ...core.model import PlayerRef, Round
+from ...core.numbers import percent_text
 from ..pairings import Pairings, SlipField, pairings_of
 from .rows import BYE, SHARED, TIME, WIN, Seat, pending_rows
 from .tables import BY_REFEREE, Placed, TableResult, round_results

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import Event, Round
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvRow, CsvTable
+from ...core.model import Event, Round
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvRow, CsvTable
 from ..cells import INVALID, whole_number
 from ..seating import check_one_seat_each, check_time_on_every_row, tables_of
 from ..twoplayer import check_pair

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import Round
+from ...core.model import Round
 from ..tiebreaks import shared_ranks
 from .percentage import percentage_of_goal
 from .rows import SHARED, TIME, WIN, Seat, tables_of

@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import PlayerRef
-from ...numbers import ordinal, percent_text
+from ...core.model import PlayerRef
+from ...core.numbers import ordinal, percent_text
 from ..base import Column, PlayerGame, Standings, StandingRow
 from ..elimination import bracket_size, finish_label, round_label
 from ..grid import Grid, GridBox, GridEntry, GridRound

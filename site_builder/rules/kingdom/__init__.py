@@ -30,11 +30,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...model import Event, Round
-from ...numbers import ordinal
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
-from ...tomlkeys import KeyReader
+from ...core.model import Event, Round
+from ...core.numbers import ordinal
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
+from ...files.tomlkeys import KeyReader
 from ..base import PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
                         with_round_in_progress)

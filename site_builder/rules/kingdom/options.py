@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...tomlkeys import KeyReader
+from ...files.tomlkeys import KeyReader
 
 WIN_POINTS, DRAW_POINTS = 2, 1
 MAX_HOUSES = 22

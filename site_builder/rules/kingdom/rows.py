@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...model import Round
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
+from ...core.model import Round
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
 from ..twoplayer import BYE, check_duplicates, check_pair, tables_of
 from .options import MAX_HOUSES

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...model import Round
+from ...core.model import Round
 from ..swiss import Game, SwissRecord, records_after
 from ..tiebreaks import decided_by, shared_ranks
 from ..twoplayer import BYE, UNPAIRED_LOSS, paired_games, schedule_of, seating

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...model import PlayerRef, Round
+from ...core.model import PlayerRef, Round
 from ..base import Column, PlayerGame, Standings, StandingRow
 from ..swiss import MISSED, Game, SwissRecord, attendance_notes
 from ..twoplayer import (BYE, UNPAIRED_LOSS, Absence, Ref, game_lines, record_line, result_counts,

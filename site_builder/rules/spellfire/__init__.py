@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...model import Event, Round
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
-from ...tomlkeys import KeyReader
+from ...core.model import Event, Round
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
+from ...files.tomlkeys import KeyReader
 from ..base import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
 from ..grid import TEMPLATE as GRID_TEMPLATE
 from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...tomlkeys import KeyReader
+from ...files.tomlkeys import KeyReader
 
 VICTORY = ("standard", "enhanced", "barbaric")
 DECK_SIZES = (55, 75, 110)

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ...model import Round
-from ...problems import ProblemLog
-from ...textfiles import ColumnSpec, CsvTable
+from ...core.model import Round
+from ...core.problems import ProblemLog
+from ...files.textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
 from ..seating import first_rows  # noqa: F401 (the bracket's seats, used here and by views)
 

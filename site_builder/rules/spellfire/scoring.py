@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...model import Round
-from ...problems import ProblemLog
+from ...core.model import Round
+from ...core.problems import ProblemLog
 from .rows import WINS_NEEDED, bracket_winner, brackets_of, players_of
 
 PLACE_POINTS = {1: 4, 2: 3, 3: 2, 4: 1, 5: 1}

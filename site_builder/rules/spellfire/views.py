@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ...model import PlayerRef, Round
-from ...numbers import ordinal
+from ...core.model import PlayerRef, Round
+from ...core.numbers import ordinal
 from ..base import Column, Official, PlayerGame, Standings, StandingRow
 from ..grid import Grid, GridBox, GridEntry, GridRound
 from ..pairings import Pairings, SlipField, pairings_of

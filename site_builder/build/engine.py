@@ -1,0 +1,335 @@
+"""The build, as its stages: load → score → plan → render → write → finish. One engine for
+`build`, `check`, `watch` and `serve`.
+
+What the last build made is its state (state.py): each event's key and facts, and each published
+file's record. A build reads the inputs' digests, loads and scores only the events whose key
+changed (or whose pages must be drawn again), plans every page, and renders a page only when
+the digest of what it is made from, or a template it was drawn with, changed — Lektor's
+recorded dependencies. With no usable state, every page is rendered into a new folder that
+replaces the old one whole. Workers (workers.py) share the events and pages of large builds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .buildresult import BuildResult, Counter, Progress, timed, url_of
+from ..league.config import load_config
+from ..league.content import load_content
+from ..core.digests import digest
+from ..pages.facts import EventFacts
+from .finish import extra_files
+from ..files.inputs import code_digest
+from ..league.load import event_folders
+from ..league.people import PLAYERS_FILE, load_directory
+from ..pages.eventpages import Page, output_path
+from ..core.problems import DataError, ProblemLog, sorted_problems
+from .keeper import Keeper, StateNotSaved, settle
+from .publish import FreshFolder, InPlace, Written
+from ..pages.rankings import build_rankings, ranked_event
+from .render import Renderer
+from ..rules import RULESETS
+from ..pages.sitepages import SiteInputs, people_of, site_pages
+from .state import BuildState, EventUnit, PageRecord
+from .themefiles import builtin_theme, scan_theme, theme_dirs
+from ..league.load import check_source
+from .write import check_output_folder
+from . import workers
+from .workers import Drawing, EventJob, draw_page, event_outcome, folder_weight, page_key
+
+@dataclass(slots=True)
+class SiteLoad:
+    """The site-wide inputs, loaded every build (they are small)."""
+
+    config: object
+    directory: object
+    folders: list[Path]
+    pages: list
+    """content/'s Markdown pages."""
+    home_text: object
+    reports: dict
+    """Event slug → its report (content/events/<slug>.md)."""
+    players_digest: str
+    site_key: str
+    theme_key: str
+
+
+class Engine:
+    """Builds one source into one output folder, again and again (a watch session keeps one)."""
+
+    def __init__(self, source: Path, out: Path | None, base_url: str | None = None,
+                 strict: bool = False, clean: bool = False, parallel: bool = True):
+        self.source, self.out, self.base_url, self.strict = source, out, base_url, strict
+        self.clean, self.parallel = clean, parallel
+        self.code = code_digest()
+        self.kept = Keeper(out, self.code, clean)
+        self.renderer: Renderer | None = None
+        self._renderer_key = ""
+        self._rankings: dict[str, tuple] = {}
+        """Game → (the digest of its inputs, its ranking): one cache, keyed by value."""
+        self._save = True
+
+    # ---------------------------------------------------------------- the stages
+
+    def check(self) -> BuildResult:
+        """Load and score everything, write nothing; raises DataError on errors."""
+        return self._run(render=False, keep_last_good=False, progress=None)
+
+    def build(self, keep_last_good: bool = False, progress: Progress | None = None,
+              save: bool = True) -> BuildResult:
+        """Build into the output folder. With `save`, the state is written beside it (a watch
+        session keeps it in memory and writes it when it stops: see `save_state`)."""
+        self._save = save
+        try:
+            return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
+        except Exception as error:
+            # Something read of a state from disk did not hold together (a result read only now
+            # that a page shows it, facts that contradict each other). Nothing was swapped in:
+            # build again from nothing. (A data or system error is raised as it is.)
+            if not self.kept.drop_if_damaged(error):
+                raise
+            return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
+
+    def save_state(self) -> None:
+        """Write the state of the last build beside the output (StateNotSaved if it cannot
+        be)."""
+        self.kept.save()
+
+    def settle(self) -> None:
+        """See keeper.settle."""
+        settle()
+
+    def _run(self, render: bool, keep_last_good: bool, progress: Progress | None) -> BuildResult:
+        result = BuildResult()
+        check_source(self.source)
+        if render:
+            check_output_folder(self.source, self.out, (builtin_theme(),))
+            self.kept.prepare()
+        result.state_refused = self.kept.note()
+        log = ProblemLog()
+        with timed(result.timings, "load"):
+            site = self._load_site(log)
+        # With site-wide errors nothing is drawn, but every event is still checked: the
+        # organizer sees all the mistakes of the run at once.
+        render = render and not log.has_errors()
+        state = self.kept.state
+        drawing = self._drawing(site, state) if render else None
+        written: list[Written] = []
+        try:
+            with timed(result.timings, "events"):
+                units = self._events(site, state, drawing, log, result, keep_last_good, written,
+                                     progress)
+            problems = sorted_problems(log.problems)
+            if log.has_errors() or (self.strict and problems):
+                held_back = [p for errors in result.blocked.values() for p in errors]
+                raise DataError(sorted_problems(problems + held_back))
+            result.problems = problems
+            result.config, result.events = site.config, len(units)
+            if render:
+                self._publish(site, units, drawing, written, result, progress)
+        except BaseException:
+            if drawing is not None:
+                drawing.publisher.abandon(written)
+            raise
+        return result
+
+    def forget(self) -> None:
+        """Build the next site from nothing (see Keeper.forget)."""
+        self.kept.forget()
+
+    def _drawing(self, site: SiteLoad, state: BuildState | None) -> Drawing:
+        renderer = self._renderer(site)
+        changed = frozenset(name for name, known in (state.templates.items() if state else ())
+                            if renderer.template_digest(name) != known)
+        return Drawing(self.out, site.site_key, renderer,
+                       FreshFolder(self.out) if state is None else InPlace(self.out),
+                       changed, self.kept.changed_on_disk)
+
+    def _load_site(self, log: ProblemLog) -> SiteLoad:
+        config = load_config(self.source, log).with_base_url(self.base_url)
+        static = scan_theme(self.source, config, log)
+        directory = load_directory(self.source, log)
+        folders = event_folders(self.source, log)
+        pages, home, reports = load_content(self.source, {f.name for f in folders}, log)
+        nav = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
+        players_digest = self.kept.digests.file(str(self.source / PLAYERS_FILE)) or ""
+        theme = digest(*(self.kept.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
+        site_key = digest(self.code, config, nav, sorted(static))
+        return SiteLoad(config, directory, folders, pages, home, reports, players_digest,
+                        site_key, theme)
+
+    # ---------------------------------------------------------------- events
+
+    def _events(self, site: SiteLoad, state: BuildState | None, drawing: Drawing | None,
+                log: ProblemLog, result: BuildResult, keep_last_good: bool,
+                written: list[Written], progress: Progress | None) -> dict[str, EventUnit]:
+        """Every event's unit: kept from the state when its key and pages are current, else
+        loaded, scored and its changed pages drawn (in workers when there are many)."""
+        reports = site.reports
+        previous = state.events if state is not None else {}
+        keys, todo = {}, []
+        for folder in site.folders:
+            slug = folder.name
+            keys[slug] = digest(self.code, site.players_digest, self.kept.digests.folder(str(folder)))
+            unit = previous.get(slug)
+            if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
+                todo.append(folder)
+        job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
+        counter = Counter("Scoring events", len(todo), progress)
+        outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
+                                                        weight=folder_weight, done=counter)}
+        units: dict[str, EventUnit] = {}
+        for folder in site.folders:
+            slug = folder.name
+            outcome = outcomes.get(slug)
+            if outcome is None:  # unchanged
+                units[slug] = previous[slug]
+                log.extend(list(units[slug].facts.problems))
+            elif outcome.has_errors and keep_last_good and slug in previous:
+                result.blocked[slug] = [p for p in outcome.problems if p.is_error]
+                units[slug] = previous[slug]
+                log.extend(list(previous[slug].facts.problems))
+            else:
+                log.extend(outcome.problems)
+                written += outcome.written
+                if outcome.facts is not None:
+                    units[slug] = EventUnit(outcome.facts, outcome.pages)
+        return units
+
+    def _unit_fresh(self, unit: EventUnit, key: str, drawing: Drawing | None,
+                    report: object) -> bool:
+        """Whether an event is unchanged and (when drawing) every page of it is published as
+        it would be drawn now."""
+        if unit.facts.key != key:
+            return False
+        if drawing is None:
+            return True
+        expected = page_key(drawing.site_key, (key, report))
+        return not any(drawing.stale(path, expected, record) for path, record in unit.pages.items())
+
+    # ---------------------------------------------------------------- plan
+
+    def _site_pages(self, site: SiteLoad, facts: list[EventFacts]) -> list[Page]:
+        people = people_of(facts, site.directory)
+        return site_pages(SiteInputs(site.config, facts, people,
+                                     self._game_rankings(site, facts, people), site.pages,
+                                     site.home_text))
+
+    def _game_rankings(self, site: SiteLoad, facts: list[EventFacts], people: dict) -> list:
+        """Each game's ranking, worked out again only when what it reads changed."""
+        config = site.config.rankings
+        titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
+        by_game: dict[str, list[EventFacts]] = {}
+        for item in facts:
+            by_game.setdefault(item.summary.game, []).append(item)
+        rankings = []
+        for game in sorted(by_game, key=titles.__getitem__):
+            events = by_game[game]
+            named = {entry.player.id for f in events for entry in f.ranking or ()}
+            key = digest(config, [f.ranking_digest for f in events],
+                         sorted((pid, people[pid].name) for pid in named))
+            known = self._rankings.get(game)
+            if known is None or known[0] != key:
+                ranked = [ranked_event(f, config) for f in events]
+                ranking = replace(build_rankings(ranked, people, titles)[0], inputs=key)
+                known = self._rankings[game] = (key, ranking)
+            rankings.append(known[1])
+        return rankings
+
+    # ---------------------------------------------------------------- render and write
+
+    def _renderer(self, site: SiteLoad) -> Renderer:
+        key = digest(site.site_key, site.theme_key, site.pages)
+        if self.renderer is None or self._renderer_key != key:
+            self.renderer = Renderer(self.source, site.config, site.pages)
+            self._renderer_key = key
+        return self.renderer
+
+    def _publish(self, site: SiteLoad, units: dict[str, EventUnit], drawing: Drawing,
+                 written: list[Written], result: BuildResult, progress: Progress | None) -> None:
+        with timed(result.timings, "plan"):
+            facts = sorted((unit.facts for unit in units.values()), key=lambda f: f.order,
+                           reverse=True)
+            pages = self._site_pages(site, facts)
+        drawn_for_events = len(written)
+        old = self.kept.state
+        known = old.pages if old is not None else {}
+        records: dict[str, PageRecord] = {}
+        todo = []
+        for page in pages:
+            path, key = output_path(page.url), page_key(site.site_key, page.key)
+            if drawing.stale(path, key, known.get(path)):
+                todo.append((page, key))
+            else:
+                records[path] = known[path]
+        with timed(result.timings, "render"):
+            counter = Counter("Rendering pages", len(todo), progress)
+            drawn = workers.shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
+                                   done=counter)
+        for (page, _), (record, done) in zip(todo, drawn):
+            records[output_path(page.url)] = record
+            written.append(done)
+        state = BuildState(self.code, site.site_key, dict(sorted(units.items())), records)
+        with timed(result.timings, "finish"):
+            written += self._write_extra(site, state, drawing)
+            state.templates = self._template_digests(state, drawing.renderer)
+            result.deleted = self._delete_gone(old, state, drawing.publisher, result)
+        with timed(result.timings, "write"):
+            try:
+                drawing.publisher.commit(written)
+            except BaseException:  # some files may be swapped in, others not
+                self.forget()
+                raise
+        result.rendered = drawn_for_events + len(todo)
+        result.written = sum(1 for w in written if w.written)
+        result.changed_urls |= {w.path for w in written if w.written}
+        result.pages = len(pages) + sum(len(u.pages) for u in units.values())
+        result.files = result.pages + len(state.files)
+        self.kept.adopt(state)
+        if self._save:
+            try:
+                self.kept.save()
+            except StateNotSaved as exc:
+                result.state_not_saved, result.state_next = exc.reason, exc.then
+
+    def _template_digests(self, state: BuildState, renderer: Renderer) -> dict[str, str | None]:
+        used = {name for unit in state.events.values() for record in unit.pages.values()
+                for name in record.templates}
+        used |= {name for record in state.pages.values() for name in record.templates}
+        return {name: renderer.template_digest(name) for name in sorted(used)}
+
+    def _write_extra(self, site: SiteLoad, state: BuildState, drawing: Drawing) -> list[Written]:
+        """The theme's static files, the sitemap and the markers."""
+        urls = [url_of(path) for unit in state.events.values()
+                for path, record in unit.pages.items() if record.in_sitemap]
+        urls += [url_of(path) for path, record in state.pages.items() if record.in_sitemap]
+        files = dict(drawing.renderer.static_outputs())
+        files.update(extra_files(site.config, sorted(urls)))
+        written = []
+        for path in sorted(files):
+            done = drawing.publisher.write(path, files[path])
+            state.files[path] = done.size
+            written.append(done)
+        return written
+
+    def _delete_gone(self, old: BuildState | None, new: BuildState, publisher: object,
+                     result: BuildResult) -> int:
+        """Delete the files of pages the site no longer has; how many."""
+        if old is None:
+            return 0
+        keep = _paths(new)
+        gone = _paths(old) - keep
+        if self.kept.on_disk is not None:  # a new process: files no build of ours made go too
+            gone |= self.kept.on_disk.files - keep
+        for path in sorted(gone):
+            publisher.delete(path)
+            result.changed_urls.add(path)
+        return len(gone)
+
+
+def _paths(state: BuildState) -> set[str]:
+    paths = set(state.pages) | set(state.files)
+    for unit in state.events.values():
+        paths.update(unit.pages)
+    return paths

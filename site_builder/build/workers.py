@@ -1,0 +1,230 @@
+"""The work of a build that parts into pieces: each event loaded, scored and its pages drawn,
+and the pages across events drawn. Large builds share the pieces between worker processes (one a
+core, the standard library's process pool); small ones, and builds in a process that runs other
+threads (watch, serve), do them here. Each piece is the same function either way, so the output
+is byte for byte the same.
+
+Workers are forked: they start with the build's state, renderer and plan as this process has
+them, and send back only what they made (facts, records of the files written).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..pages.decks import dress
+from ..core.digests import digest
+from ..pages.facts import EventFacts, event_facts
+from ..league.load import assign_event_ids, load_event
+from ..league.namechecks import check_absences, check_names
+from ..pages.eventpages import Page, event_pages, event_warnings, output_path
+from ..core.problems import Problem, ProblemLog, sorted_problems
+from .publish import Written
+from ..rules import RULESETS
+from .state import EventUnit, PageRecord, page_digest
+
+SERIAL_BELOW = 24
+"""Fewer pieces than this are done in this process: starting workers costs more."""
+
+
+@dataclass(slots=True)
+class Drawing:
+    """What drawing pages needs, the same in every process."""
+
+    out: Path | None
+    site_key: str
+    renderer: Any = None
+    publisher: Any = None
+    changed_templates: frozenset[str] = frozenset()
+    changed_on_disk: frozenset[str] = frozenset()
+    """Pages whose file is not the one their record describes (see ondisk.py)."""
+
+    def stale(self, path: str, key: str, record: PageRecord | None) -> bool:
+        return (record is None or record.key != key
+                or bool(self.changed_templates.intersection(record.templates))
+                or path in self.changed_on_disk)
+
+    def draw(self, page: Page, key: str) -> tuple[PageRecord, Written]:
+        rendered = self.renderer.render(page)
+        written = self.publisher.write(output_path(page.url), rendered.data)
+        return PageRecord(key, rendered.templates, written.size, page_digest(rendered.data),
+                          page.in_sitemap), written
+
+
+def page_key(site_key: str, made_of: tuple) -> str:
+    return digest(site_key, made_of)
+
+
+@dataclass(slots=True)
+class EventJob:
+    source: Path
+    directory: Any
+    keys: dict[str, str]
+    reports: dict[str, Any]
+    previous: dict[str, EventUnit]
+    drawing: Drawing | None
+    """None when nothing is drawn (check)."""
+
+
+@dataclass(slots=True)
+class EventOutcome:
+    slug: str
+    facts: EventFacts | None = None
+    problems: list[Problem] = field(default_factory=list)
+    has_errors: bool = False
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+    written: list[Written] = field(default_factory=list)
+
+
+def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
+    """Load, score and (unless checking) draw the pages of one event that changed."""
+    slug, log = folder.name, ProblemLog()
+    outcome = EventOutcome(slug)
+    event = load_event(job.source, folder, log)
+    if event is not None:
+        assign_event_ids(event, job.directory, log)
+        check_names(event, job.directory, log)
+    if event is None or log.has_errors():
+        outcome.problems, outcome.has_errors = log.problems, log.has_errors()
+        return outcome
+    scored = dress(RULESETS[event.info.game].score(event))
+    if not scored.complete:
+        check_absences(event, job.directory, log)
+    problems = sorted_problems(log.problems + list(scored.warnings))
+    key = job.keys[slug]
+    outcome.facts = event_facts(key, scored, problems)
+    outcome.problems = problems
+    if job.drawing is None:
+        return outcome
+    drawing = job.drawing
+    report = job.reports.get(slug)
+    previous = job.previous.get(slug)
+    for page in event_pages(scored, outcome.facts.summary, report,
+                            event_warnings(problems, event.folder), key):
+        path = output_path(page.url)
+        page_digest = page_key(drawing.site_key, page.key)
+        record = previous.pages.get(path) if previous else None
+        if drawing.stale(path, page_digest, record):
+            record, written = drawing.draw(page, page_digest)
+            outcome.written.append(written)
+        outcome.pages[path] = record
+    return outcome
+
+
+def draw_page(job: tuple[Drawing, Sequence[tuple[Page, str]]], index: int
+              ) -> tuple[PageRecord, Written]:
+    """The page at `index` of the job's (page, key) list, drawn and written. Workers are sent
+    indexes: they have the pages already, as this process planned them before they forked."""
+    drawing, pages = job
+    page, key = pages[index]
+    return drawing.draw(page, key)
+
+
+# ---------------------------------------------------------------- sharing the work
+
+_JOB: tuple[Callable, Any] | None = None
+"""(function, its first argument) of the pieces being shared: set before the workers fork."""
+
+
+def _piece(items: list) -> list:
+    function, first = _JOB
+    return [function(first, item) for item in items]
+
+
+def shared(function: Callable[[Any, Any], Any], first: Any, items: Sequence, parallel: bool,
+           weight: Callable[[Any], int] = lambda item: 1,
+           done: Callable[[int], None] | None = None) -> list:
+    """[function(first, item) for item in items], in order, shared between worker processes when
+    it is worth it. `done(n)` is told as pieces are finished."""
+    global _JOB
+    workers = os.cpu_count() or 1
+    if not parallel or workers < 2 or len(items) < SERIAL_BELOW or not _can_fork():
+        results = []
+        for item in items:
+            results.append(function(first, item))
+            if done:
+                done(1)
+        return results
+    # Pieces in chunks of similar weight, the heaviest first, so the workers finish together.
+    order = sorted(range(len(items)), key=lambda i: -weight(items[i]))
+    chunks: list[list[int]] = [[] for _ in range(min(len(items), workers * 8))]
+    for position, index in enumerate(order):
+        chunks[position % len(chunks)].append(index)
+    _JOB = (function, first)
+    results: list = [None] * len(items)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
+            for chunk, made in zip(chunks, pool.map(_piece, [[items[i] for i in c] for c in chunks])):
+                for index, result in zip(chunk, made):
+                    results[index] = result
+                if done:
+                    done(len(chunk))
+    finally:
+        _JOB = None
+    return results
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process gets when its parent dies (linux/prctl.h)."""
+PARENT_POLL_SECONDS = 1.0
+
+
+def _die_with_parent(parent: int) -> None:
+    """Each worker's first act. A worker waits for pieces on a queue whose write end every
+    worker holds too (they were forked with it), so a parent killed outright (SIGKILL, the out
+    of memory killer) leaves them waiting for ever, reparented: they must end with it.
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies: nothing to run, no thread,
+    and it works even while the worker is busy drawing (what it staged, the next build removes
+    with the killed build's staging folder). The "parent" is the thread that forked
+    the worker: `shared` forks from the thread that calls it, which waits in the pool's `with`
+    until every worker is done, so that thread outlives them. Elsewhere a thread looks at the
+    parent's pid once a second. Either way, a parent that died before this ran has already made
+    the worker an orphan (its parent pid is no longer `parent`): that is checked after."""
+    if not _kill_on_parent_death():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _kill_on_parent_death() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes  # here: only a worker needs it
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or no prctl in it
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+def _can_fork() -> bool:
+    """Forking a process that runs other threads (the watcher, the preview server) can copy a
+    lock one of them holds, and the child would wait on it for ever: those builds stay here."""
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def folder_weight(folder: Path) -> int:
+    """How much work an event is, roughly: the size of its files."""
+    try:
+        return sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return 0

@@ -1,0 +1,169 @@
+"""Plan stage, the pages across events: home, archive, players, player histories, rankings,
+content pages and the 404 page, planned from every event's facts (facts.py).
+
+Each page's key holds the digests of the facts it shows, so a changed event re-renders the
+pages that show something of it that changed, and no others.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from ..league.config import SiteConfig
+from ..core.digests import digest
+from .facts import EventFacts, EventSummary, result_of
+from .deckpages import deck_games, deck_pages
+from .feeds import feed_pages
+from ..core.model import ContentPage, Person
+from ..league.people import Directory
+from .eventpages import Page
+from .playersindex import players_index_pages
+from .rankings import PAGE_SIZE, TOP_ROWS, GameRanking, ranking_json
+from .search import search_pages
+
+DETAILED_EVENTS = 10
+"""Player pages list every event, and game by game the most recent ones only: a regular's page
+would otherwise grow by a table per event they ever played (megabytes on a phone)."""
+
+@dataclass(slots=True)
+class SiteInputs:
+    """What the pages across events are planned from."""
+
+    config: SiteConfig
+    events: list[EventFacts]
+    """Newest first."""
+    people: dict[str, Person]
+    rankings: list[GameRanking]
+    content: list[ContentPage]
+    home_text: ContentPage | None
+
+
+def people_of(events: Sequence[EventFacts], directory: Directory) -> dict[str, Person]:
+    """Everyone in the events, by id. A person's name is their data/players.csv name, else the
+    spelling of the most recent event they played in, else of the most recent they officiated."""
+    best: dict[str, tuple] = {}
+    for facts in events:
+        for pid, played, name in facts.names:
+            rank = (played, facts.order)
+            if pid not in best or rank > best[pid][0]:
+                best[pid] = (rank, name)
+    return {pid: Person(pid, directory.names.get(pid, name))
+            for pid, (_, name) in sorted(best.items())}
+
+
+def site_pages(site: SiteInputs) -> list[Page]:
+    summaries = [facts.summary for facts in site.events]
+    pages = [home_page(site, summaries), archive_page(site.events), not_found_page()]
+    pages += ranking_pages(site.rankings, site.config, frozenset(deck_games(site.events)))
+    pages += feed_pages(site.config, summaries)
+    pages += deck_pages(site.events, site.config.rankings)
+    history = histories(site.events)
+    pages += players_index_pages(site.people, {pid: len(e) for pid, e in history.items()})
+    pages += search_pages(site.people, history, site.events)
+    points = ranking_points(site.rankings)
+    pages += [player_page(site.people[pid], entries, points.get(pid, {}))
+              for pid, entries in sorted(history.items())]
+    pages += [content_page(p) for p in site.content]
+    return pages
+
+
+def home_page(site: SiteInputs, summaries: list[EventSummary]) -> Page:
+    latest = summaries[: site.config.latest_events]
+    teaser = tuple((r.game, r.title, tuple(row.shown for row in r.rows[:3])) for r in site.rankings)
+    return Page("", "home.html", {"latest": latest, "total_events": len(summaries),
+                                  "text": site.home_text, "rankings": site.rankings},
+                ("home", site.home_text, len(summaries), tuple(latest), teaser))
+
+
+def archive_page(events: list[EventFacts]) -> Page:
+    """Events by year (newest first), then by game (alphabetical by the game's name)."""
+    years: dict[int, dict[str, list[EventSummary]]] = defaultdict(lambda: defaultdict(list))
+    for facts in events:
+        years[facts.summary.date.year][facts.summary.game_title].append(facts.summary)
+    grouped = [(year, sorted(games.items())) for year, games in sorted(years.items(), reverse=True)]
+    return Page("events/", "events.html", {"years": grouped},
+                ("archive", digest(*(facts.summary for facts in events))))
+
+
+def not_found_page() -> Page:
+    return Page("404.html", "404.html", {}, ("404",), in_sitemap=False)
+
+
+def content_page(page: ContentPage) -> Page:
+    return Page(page.url, "page.html", {"content": page}, ("content", page))
+
+
+def ranking_pages(rankings: list[GameRanking], config: SiteConfig,
+                  decks: frozenset[str] = frozenset()) -> list[Page]:
+    """The overview (each game's top rows), each game's pages of PAGE_SIZE rows, and each game's
+    JSON twin with every row. `decks`: the games with a page of decks, which they link to."""
+    season = config.rankings
+    tops = tuple((r.game, r.title, len(r.rows), tuple(row.shown for row in r.rows[:TOP_ROWS]))
+                 for r in rankings)
+    pages = [Page("rankings/", "rankings.html", {"rankings": rankings, "season": season,
+                                                 "top": TOP_ROWS, "decks": decks},
+                  ("rankings", season, tops, tuple(sorted(decks))))]
+    for ranking in rankings:
+        for number in range(1, ranking.pages + 1):
+            rows = ranking.page_rows(number)
+            events = (ranking.counted, ranking.left_out) if number == 1 else ()
+            pages.append(Page(ranking.page_url(number), "ranking.html",
+                              {"ranking": ranking, "rows": rows, "number": number,
+                               "season": season, "page_size": PAGE_SIZE,
+                               "decks": ranking.game in decks},
+                              ("ranking", season, ranking.game in decks, ranking.game,
+                               ranking.title, number,
+                               ranking.pages, len(ranking.rows), digest(*(r.shown for r in rows)),
+                               events)))
+        pages.append(Page(f"rankings/{ranking.game}.json", None, in_sitemap=False,
+                          key=("ranking json", season, ranking.game, ranking.inputs or digest(
+                              *((row.shown, row.contributions) for row in ranking.rows),
+                              ranking.counted)),
+                          data=partial(ranking_json, ranking, season)))
+    return pages
+
+
+def ranking_points(rankings: list[GameRanking]) -> dict[str, dict[str, int]]:
+    """Person id → event slug → the points that event gives them toward the rankings."""
+    points: dict[str, dict[str, int]] = defaultdict(dict)
+    for ranking in rankings:
+        for row in ranking.rows:
+            for event, entry in row.contributions:
+                points[row.person.id][event.slug] = entry.points
+    return points
+
+
+def histories(events: list[EventFacts]) -> dict[str, list[tuple[EventFacts, str, bytes]]]:
+    """Each person's (event, the digest of their result, the result packed), newest event
+    first."""
+    history: dict[str, list] = defaultdict(list)
+    for facts in events:
+        for pid, result_digest, result in facts.results:
+            history[pid].append((facts, result_digest, result))
+    return history
+
+
+def player_page(person: Person, entries: list[tuple[EventFacts, str, bytes]],
+                ranking_points: dict[str, int]) -> Page:
+    """`ranking_points`: event slug → the points it gives this person toward the rankings. The
+    page's results are read only if it is drawn (its key holds their digests)."""
+    points, shown = {}, []
+    for facts, result_digest, _ in entries:
+        slug = facts.summary.slug
+        given = ranking_points.get(slug)
+        if given is not None:
+            points[slug] = given
+        shown.append((facts.label_digest, result_digest, given))
+    made_of = ("player", person, tuple(shown))
+    return Page(f"players/{person.id}/", "player.html",
+                partial(_player_context, person, entries, points), made_of)
+
+
+def _player_context(person: Person, entries: list[tuple[EventFacts, str, bytes]],
+                    points: dict[str, int]) -> dict:
+    shown = [(facts.summary.label, result_of(result)) for facts, _, result in entries]
+    return {"person": person, "entries": shown, "ranking_points": points,
+            "detailed": shown[:DETAILED_EVENTS]}
