@@ -5,18 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
 import sys
 import time
 from pathlib import Path
 
 from . import __version__
-from .core.problems import (EXIT_ERRORS, EXIT_OK, ConfigError, DataError, Problem, ProblemLog,
-                       SiteError, one_line, print_problems, terminal_safe)
-
-SIGNAL_CHECK_SECONDS = 0.2
-"""How often watch and serve look for Ctrl-C or `kill` that the system gave another thread."""
-
+from .core.notice import ProgressLine
+from .core.problems import (EXIT_ERRORS, EXIT_OK, DataError, ProblemLog, SiteError, one_line,
+                            print_problems, system_error, terminal_safe)
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -43,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a full disk, a folder the user may not write or read
         kept = (f"; the previous site in {args.out}/ is unchanged"
                 if args.command == "build" else "")
-        print(one_line(f"site-builder: {_system_error(exc, args.out)}{kept}."), file=sys.stderr)
+        print(one_line(f"site-builder: {system_error(exc, args.out)}{kept}."), file=sys.stderr)
         return EXIT_ERRORS
     except Exception as exc:  # a bug of ours: one line the organizer can report, no traceback
         if os.environ.get("SITE_BUILDER_TRACEBACK"):
@@ -152,7 +148,7 @@ def _run_build(args: argparse.Namespace) -> int:
     from .build import build  # here, not above: `--help` answers without the build's imports
 
     started = time.perf_counter()
-    progress = _ProgressLine() if sys.stderr.isatty() else None
+    progress = ProgressLine() if sys.stderr.isatty() else None
     result = build(Path(args.source), Path(args.out), args.base_url, args.strict, progress,
                    clean=args.clean)
     if progress:
@@ -181,143 +177,21 @@ def _run_pair(args: argparse.Namespace) -> int:
 
 
 def _run_watch(args: argparse.Namespace) -> int:
-    return _watch_loop(args, None)
+    from .live.loop import WatchLoop
+    return WatchLoop(Path(args.source), Path(args.out), args.base_url).run()
 
 
 def _run_serve(args: argparse.Namespace) -> int:
     from .league.config import load_config
-    from .live.serve import LiveState, make_server
+    from .live.loop import Serving, WatchLoop
+    from .live.serve import LiveState, make_server, served_url
 
     config = load_config(Path(args.source), ProblemLog()).with_base_url(args.base_url)
     live = LiveState(config.base_url.path)
     server = make_server(Path(args.out), config.base_url.path, args.host, args.port, live)
-    return _watch_loop(args, (server, live, _served_url(server, config.base_url.path)))
+    serving = Serving(server, live, served_url(server, config.base_url.path))
+    return WatchLoop(Path(args.source), Path(args.out), args.base_url, serving).run()
 
-
-def _served_url(server, base_path: str) -> str:
-    host = server.server_address[0]
-    shown_host = f"[{host}]" if ":" in host else host
-    return f"http://{shown_host}:{server.server_address[1]}{base_path}"
-
-
-def _watch_loop(args: argparse.Namespace, serving) -> int:
-    """Build, then rebuild on every burst of changes until Ctrl-C; serve too if asked."""
-    import threading
-
-    from .live.session import Session
-    from .live.watch import Watcher
-
-    session = Session(Path(args.source), Path(args.out), args.base_url)
-    shown: set[Problem] = set()
-
-    def report(result) -> None:
-        problems = result.problems
-        fresh = [p for p in problems if p.is_error or p not in shown]
-        print_problems(fresh, args.source)
-        shown.clear()
-        shown.update(problems)
-        print(result.line(), file=sys.stderr, flush=True)
-        for note in result.notes:
-            print(terminal_safe(f"site-builder: {note}"), file=sys.stderr, flush=True)
-        if serving:
-            follow_base_url()
-            serving[1].publish(result.changed_urls, problems, built=result.site_on_disk)
-
-    def follow_base_url() -> None:
-        """Serve under site.toml's base_url as it is now: an edit moves the site (and open
-        pages follow it)."""
-        server, live, url = serving
-        if session.config is not None and session.config.base_url.path != live.base_path:
-            live.set_base_path(session.config.base_url.path)
-            print(terminal_safe(f"base_url changed: now serving at "
-                                f"{_served_url(server, live.base_path)}"),
-                  file=sys.stderr, flush=True)
-
-    def failed(message: str) -> None:
-        """A rebuild that could not finish: one line in the terminal and the browsers' overlay."""
-        print(one_line(f"site-builder: {message}"), file=sys.stderr, flush=True)
-        if serving:
-            serving[1].publish(set(), [Problem("", None, message)], built=session.has_site())
-
-    def attempt(build, first: bool = False) -> None:
-        """Run a build or rebuild and report it. Nothing it raises stops the watching: the
-        organizer fixes what the message names, and that save rebuilds."""
-        try:
-            report(build())
-        except ConfigError as exc:
-            if first:  # the command line itself is unusable (an --out that is not a build)
-                raise
-            session.failed()
-            failed(str(exc))
-        except SiteError as exc:
-            session.failed()
-            failed(str(exc))
-        except OSError as exc:  # a full disk, a folder in the way: say so and keep watching
-            session.failed()
-            failed(f"{_system_error(exc, args.out)}. The next change writes everything again.")
-        except Exception as exc:  # a bug of ours: the organizer's next save tries again
-            session.failed()
-            failed(f"the rebuild failed: {type(exc).__name__}: {exc}. This is a bug in "
-                   "site-builder (please report it with the file you changed); the next change "
-                   "rebuilds the whole site.")
-
-    progress = _ProgressLine() if sys.stderr.isatty() else None  # as `build` shows it
-    attempt(lambda: session.build_all(progress=progress), first=True)
-    if progress:
-        progress.clear()
-
-    def rebuild(batch: list[str]) -> None:
-        attempt(lambda: session.rebuild(batch))
-
-    watcher = Watcher(Path(args.source), rebuild)
-    watcher.start()
-    if serving:
-        server, live, url = serving
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        print(terminal_safe(f"Serving {args.out}/ at {url}  (pages reload themselves; Ctrl-C "
-                            "to stop)"), file=sys.stderr, flush=True)
-    print("Watching data/, content/, themes/ and site.toml for changes.", file=sys.stderr,
-          flush=True)
-    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
-    try:
-        # Python acts on a signal when the main thread runs again. The system may hand Ctrl-C
-        # to any thread (watchdog's, the server's), and a main thread blocked for good in a
-        # wait would then never stop: it wakes up often instead.
-        while True:
-            time.sleep(SIGNAL_CHECK_SECONDS)
-    finally:
-        watcher.stop()
-        try:
-            session.close()
-        except OSError as exc:  # a full disk (state.StateNotSaved)
-            then = getattr(exc, "then", "the next build will draw every page")
-            print(terminal_safe(f"site-builder: warning: the state beside {args.out}/ could not "
-                                f"be saved ({getattr(exc, 'reason', exc)}): {then}."),
-                  file=sys.stderr)
-        if serving:
-            serving[1].close()
-            serving[0].shutdown()
-            serving[0].server_close()
-    return EXIT_OK
-
-
-def _system_error(exc: OSError, out: str | None) -> str:
-    """What the system refused, said as reading the site or writing its output: a failure in the
-    output folder or a staging folder beside it (`._site.staging-…`) is a write."""
-    where = f" ({exc.filename})" if exc.filename else ""
-    reason = exc.strerror or str(exc)
-    if out is not None and exc.filename:
-        path, output = Path(os.fsdecode(exc.filename)).resolve(), Path(out).resolve()
-        if path.is_relative_to(output) or path == output or (
-                path.is_relative_to(output.parent)
-                and path.relative_to(output.parent).parts[0].startswith(f".{output.name}.")):
-            return f"could not write the site: {reason}{where}"
-        return f"could not read {exc.filename}: {reason}"
-    return f"could not write the site: {reason}{where}" if out else f"could not read: {reason}{where}"
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
 
 
 def _print_summary(result, source: str, out: str, seconds: float) -> None:
@@ -355,25 +229,3 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-class _ProgressLine:
-    """A one-line counter on the terminal while a slow build scores events and renders pages."""
-
-    EVERY = 0.1
-    """Seconds between two updates of the line."""
-
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, what: str, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - self.started < 0.5 or (now - self.last < self.EVERY and done != total):
-            return
-        self.last = now
-        print(f"\r{what} {done}/{total}\033[K", end="", file=sys.stderr, flush=True)
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)

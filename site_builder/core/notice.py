@@ -1,8 +1,10 @@
-"""What `pair` says while it works for long (thousands of players, hundreds of rounds): a
-notice on stderr once a step has run a second, never part of the round it writes."""
+"""What a long step says on the terminal while it works: the build's one-line counter of
+events scored and pages rendered (`ProgressLine`), and what `pair` is doing once a step has run
+a second (`Notice`, never part of the round it writes)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import TextIO
@@ -59,3 +61,27 @@ class Notice:
             if self.shown and self._terminal():
                 self.stream.write("\r\033[K")
                 self.stream.flush()
+
+
+class ProgressLine:
+    """A one-line counter on the terminal while a slow build scores events and renders pages."""
+
+    EVERY = 0.1
+    """Seconds between two updates of the line."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - self.started < 0.5 or (now - self.last < self.EVERY and done != total):
+            return
+        self.last = now
+        print(f"\r{what} {done}/{total}\033[K", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)

@@ -10,6 +10,7 @@ import enum
 import os
 import re
 import sys
+from pathlib import Path
 from dataclasses import dataclass, field
 
 
@@ -152,3 +153,18 @@ class DataError(SiteError):
 
 class TemplateError(SiteError):
     """A theme template is broken; the message names the template file and line."""
+
+
+def system_error(exc: OSError, out: str | None) -> str:
+    """What the system refused, said as reading the site or writing its output: a failure in the
+    output folder or a staging folder beside it (`._site.staging-…`) is a write."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    reason = exc.strerror or str(exc)
+    if out is not None and exc.filename:
+        path, output = Path(os.fsdecode(exc.filename)).resolve(), Path(out).resolve()
+        if path.is_relative_to(output) or path == output or (
+                path.is_relative_to(output.parent)
+                and path.relative_to(output.parent).parts[0].startswith(f".{output.name}.")):
+            return f"could not write the site: {reason}{where}"
+        return f"could not read {exc.filename}: {reason}"
+    return f"could not write the site: {reason}{where}" if out else f"could not read: {reason}{where}"

@@ -254,6 +254,13 @@ class SiteServer(GuardedServer):
         super().handle_error(request, client_address)
 
 
+def served_url(server, base_path: str) -> str:
+    """The address to open the preview at, as the terminal shows it."""
+    host = server.server_address[0]
+    shown_host = f"[{host}]" if ":" in host else host
+    return f"http://{shown_host}:{server.server_address[1]}{base_path}"
+
+
 def make_server(out: Path, base_path: str, host: str = "127.0.0.1", port: int = 0,
                 live: LiveState | None = None) -> SiteServer:
     """Serves `out` under `base_path`; with live reload, `live` holds the base path from then on

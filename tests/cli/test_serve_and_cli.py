@@ -97,7 +97,8 @@ def test_port_in_use_is_a_clear_message(built):
 def test_progress_line_appears_only_on_slow_builds(capsys, monkeypatch):
     clock = iter([0.0, 0.1, 0.2, 0.9, 1.0])
     monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
-    progress = cli._ProgressLine()
+    from site_builder.core.notice import ProgressLine
+    progress = ProgressLine()
     progress("Rendering pages", 1, 50)     # 0.1 s in: too early to bother anyone
     progress("Rendering pages", 25, 50)    # 0.2 s in: still quiet
     progress("Rendering pages", 25, 50)    # 0.9 s in: shown

@@ -4,7 +4,6 @@ example, round multipliers, the final, officials, scored and unscored events, ti
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
