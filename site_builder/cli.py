@@ -64,73 +64,87 @@ def _parser() -> argparse.ArgumentParser:
         description="Publish card-game tournament results as a static website.")
     parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_build, _add_check, _add_pair, _add_watch, _add_serve, _add_new):
+        add(commands)
+    return parser
 
-    def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--source", default=".", metavar="DIR",
-                         help="the results site: site.toml, data/, content/, themes/ (default: .)")
-        sub.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
-    build_cmd = commands.add_parser("build", help="build the site into the output folder")
-    common(build_cmd)
-    build_cmd.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
-    build_cmd.add_argument("--base-url", metavar="URL",
-                           help="path or URL the site is served under, e.g. /my-league/ "
-                                "(default: base_url in site.toml, else /)")
-    build_cmd.add_argument("--clean", action="store_true",
-                           help="ignore what the last build left (its state file beside the "
-                                "output) and render every page")
-    build_cmd.set_defaults(run=_run_build)
+def _source_and_strict(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--source", default=".", metavar="DIR",
+                     help="the results site: site.toml, data/, content/, themes/ (default: .)")
+    sub.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
-    check_cmd = commands.add_parser("check", help="validate the data without writing anything")
-    common(check_cmd)
-    check_cmd.set_defaults(run=_run_check, out=None)
 
-    pair_cmd = commands.add_parser(
+def _out_and_base_url(sub: argparse.ArgumentParser, base_url_help: str) -> None:
+    sub.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
+    sub.add_argument("--base-url", metavar="URL", help=base_url_help)
+
+
+def _add_build(commands) -> None:
+    sub = commands.add_parser("build", help="build the site into the output folder")
+    _source_and_strict(sub)
+    _out_and_base_url(sub, "path or URL the site is served under, e.g. /my-league/ (default: "
+                           "base_url in site.toml, else /)")
+    sub.add_argument("--clean", action="store_true",
+                     help="ignore what the last build left (its state file beside the output) "
+                          "and render every page")
+    sub.set_defaults(run=_run_build)
+
+
+def _add_check(commands) -> None:
+    sub = commands.add_parser("check", help="validate the data without writing anything")
+    _source_and_strict(sub)
+    sub.set_defaults(run=_run_check, out=None)
+
+
+def _add_pair(commands) -> None:
+    sub = commands.add_parser(
         "pair", help="form an event's next round by its game's rules and write it as "
                      "round-<n>.csv with the results empty")
-    pair_cmd.add_argument("folder", metavar="EVENT_FOLDER", help="the event: data/events/<slug>")
-    pair_cmd.add_argument("--seed", type=int, metavar="N",
-                          help="the draw's seed (default: from the event's seed and the round)")
-    pair_cmd.add_argument("--drop", action="append", default=[], metavar="NAME",
-                          help="a player who leaves before this round (repeatable)")
-    pair_cmd.add_argument("--add", action="append", default=[], metavar="NAME",
-                          help="a late arrival, or a player rejoining (repeatable)")
-    pair_cmd.add_argument("--allow-five", action="store_true",
-                          help="SPELLFIRE: seat winners in a bracket of five where no brackets "
-                               "of three and four can")
-    pair_cmd.add_argument("--dry-run", action="store_true",
-                          help="print the pairings, write nothing")
-    pair_cmd.set_defaults(run=_run_pair, out=None, source=".")
+    sub.add_argument("folder", metavar="EVENT_FOLDER", help="the event: data/events/<slug>")
+    sub.add_argument("--seed", type=int, metavar="N",
+                     help="the draw's seed (default: from the event's seed and the round)")
+    sub.add_argument("--drop", action="append", default=[], metavar="NAME",
+                     help="a player who leaves before this round (repeatable)")
+    sub.add_argument("--add", action="append", default=[], metavar="NAME",
+                     help="a late arrival, or a player rejoining (repeatable)")
+    sub.add_argument("--allow-five", action="store_true",
+                     help="SPELLFIRE: seat winners in a bracket of five where no brackets of "
+                          "three and four can")
+    sub.add_argument("--dry-run", action="store_true", help="print the pairings, write nothing")
+    sub.set_defaults(run=_run_pair, out=None, source=".")
 
-    def watching(sub: argparse.ArgumentParser) -> None:
-        common(sub)
-        sub.add_argument("--out", default="_site", metavar="DIR", help="output folder (default: _site)")
-        sub.add_argument("--base-url", metavar="URL", help="as for build")
 
-    watch_cmd = commands.add_parser(
+def _add_watch(commands) -> None:
+    sub = commands.add_parser(
         "watch", help="build, then rebuild what changed whenever data/, content/, themes/ or "
                       "site.toml change")
-    watching(watch_cmd)
-    watch_cmd.set_defaults(run=_run_watch)
+    _source_and_strict(sub)
+    _out_and_base_url(sub, "as for build")
+    sub.set_defaults(run=_run_watch)
 
-    serve_cmd = commands.add_parser(
+
+def _add_serve(commands) -> None:
+    sub = commands.add_parser(
         "serve", help="watch, and serve the site on 127.0.0.1 with pages that reload themselves")
-    watching(serve_cmd)
-    serve_cmd.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
-    serve_cmd.add_argument("--host", default="127.0.0.1",
-                           help="address to listen on (default: 127.0.0.1, this computer only)")
-    serve_cmd.set_defaults(run=_run_serve)
+    _source_and_strict(sub)
+    _out_and_base_url(sub, "as for build")
+    sub.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    sub.add_argument("--host", default="127.0.0.1",
+                     help="address to listen on (default: 127.0.0.1, this computer only)")
+    sub.set_defaults(run=_run_serve)
 
-    new_cmd = commands.add_parser(
+
+def _add_new(commands) -> None:
+    sub = commands.add_parser(
         "new", help="start a league: a new folder with site.toml, data/, content/, an example "
                     "event and the GitHub Pages workflow")
-    new_cmd.add_argument("folder", metavar="FOLDER", help="a new or empty folder")
-    new_cmd.add_argument("--title", help="the league's name (default: from the folder's name)")
-    new_cmd.add_argument("--install", metavar="REQUIREMENT",
-                         help="how the workflow installs the tool (default: site-builder==<this "
-                              "version>; or git+https://…@<tag>)")
-    new_cmd.set_defaults(run=_run_new, source=".", out=None)
-    return parser
+    sub.add_argument("folder", metavar="FOLDER", help="a new or empty folder")
+    sub.add_argument("--title", help="the league's name (default: from the folder's name)")
+    sub.add_argument("--install", metavar="REQUIREMENT",
+                     help="how the workflow installs the tool (default: site-builder==<this "
+                          "version>; or git+https://…@<tag>)")
+    sub.set_defaults(run=_run_new, source=".", out=None)
 
 
 def _run_new(args: argparse.Namespace) -> int:

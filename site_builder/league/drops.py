@@ -43,61 +43,94 @@ def read_drops(files: dict[str, tuple[Path, str]], shown_folder: str, rounds: tu
     table = read_csv(path, shown, _SPEC, log, raw)
     if table is None:
         return {}
+    check = _Rows(shown, rounds, log)
+    drops: dict[str, tuple[int, int]] = {}
+    for row in table.rows:
+        after = check.row(row.get("player"), row.get("after_round"), row.line)
+        if after is not None:
+            drops[row.get("player")] = (after, row.line)
+    return drops
+
+
+class _Rows:
+    """drops.csv's rows checked one by one against the event's rounds."""
+
+    def __init__(self, shown: str, rounds: tuple[Round, ...], log: ProblemLog):
+        self.shown, self.log = shown, log
+        self.played = _rounds_played(rounds)
+        # A round that lost a row to an error would make its player look absent, or unknown.
+        self.whole = not any(round_.partial for round_ in rounds)
+        self.last_round = rounds[-1].number if rounds else 0
+        self.seen: dict[str, int] = {}
+
+    def row(self, name: str | None, text: str | None, line: int) -> int | None:
+        """The round the row's player left after, or None with an error logged."""
+        if not self._names_a_player(name, line):
+            return None
+        last = self.played[name][-1] if name in self.played else None
+        last_text = f" ({name} last plays round {last})" if last else ""
+        after = _round_number(text)
+        if after is None:
+            self.log.error(self.shown, line, f"after_round {_not_a_round(text)}: expected the "
+                                             f"last round {name} played, a whole number from "
+                                             f"1{last_text}")
+            return None
+        if after > self.last_round:
+            rounds_text = (f"has only {self.last_round} round"
+                           f"{'s' if self.last_round != 1 else ''}" if self.last_round
+                           else "has no rounds yet")
+            self.log.error(self.shown, line, f"after_round {after} is past the event's rounds "
+                                             f"(it {rounds_text}): expected the last round "
+                                             f"{name} played{last_text}")
+            return None
+        if self.whole and last is not None:
+            self._warn_if_still_playing(name, after, last, line)
+        return after
+
+    def _names_a_player(self, name: str | None, line: int) -> bool:
+        if not name:
+            self.log.error(self.shown, line, "the player cell is empty: expected the name of a "
+                                             "player who left the event, as the round files "
+                                             "write it")
+            return False
+        if name in self.seen:
+            self.log.error(self.shown, line, f"{name} is listed twice (also on line "
+                                             f"{self.seen[name]}): one line per player, with "
+                                             "the last round they played")
+            return False
+        self.seen[name] = line
+        if self.whole and name not in self.played:
+            close = difflib.get_close_matches(name, list(self.played), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            self.log.error(self.shown, line, f"{name} does not play in this event{hint}: "
+                                             "drops.csv names players as the round files "
+                                             "write them")
+            return False
+        return True
+
+    def _warn_if_still_playing(self, name: str, after: int, last: int, line: int) -> None:
+        """A drop that the rounds contradict: a warning, as the organizer may be mid-way."""
+        if last > after:
+            back = next(number for number in self.played[name] if number > after)
+            self.log.warning(self.shown, line, f"{name} is listed as dropped after round "
+                                               f"{after}, but plays round {back}: remove the line "
+                                               "if they came back (or write the last round they "
+                                               f"played, {last})")
+        elif last < after:
+            self.log.warning(self.shown, line, f"{name} is listed as dropped after round "
+                                               f"{after}, but their last round is {last}: write "
+                                               f"{last}, the last round they played")
+
+
+def _rounds_played(rounds: tuple[Round, ...]) -> dict[str, list[int]]:
+    """Each name of the rounds → the rounds it plays, in order."""
     played: dict[str, list[int]] = {}
     for round_ in rounds:
         for row in round_.rows:
             rounds_of = played.setdefault(row.player, [])
             if not rounds_of or rounds_of[-1] != round_.number:
                 rounds_of.append(round_.number)
-    # A round that lost a row to an error would make its player look absent, or unknown.
-    whole = not any(round_.partial for round_ in rounds)
-    last_round = rounds[-1].number if rounds else 0
-    drops: dict[str, tuple[int, int]] = {}
-    seen: dict[str, int] = {}
-    for row in table.rows:
-        name, text = row.get("player"), row.get("after_round")
-        if not name:
-            log.error(shown, row.line, "the player cell is empty: expected the name of a player "
-                                       "who left the event, as the round files write it")
-            continue
-        if name in seen:
-            log.error(shown, row.line, f"{name} is listed twice (also on line {seen[name]}): one "
-                                       "line per player, with the last round they played")
-            continue
-        seen[name] = row.line
-        if whole and name not in played:
-            close = difflib.get_close_matches(name, list(played), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            log.error(shown, row.line, f"{name} does not play in this event{hint}: drops.csv "
-                                       "names players as the round files write them")
-            continue
-        last = played[name][-1] if name in played else None
-        last_text = f" ({name} last plays round {last})" if last else ""
-        after = _round_number(text)
-        if after is None:
-            log.error(shown, row.line, f"after_round {_not_a_round(text)}: expected the last "
-                                       f"round {name} played, a whole number from 1{last_text}")
-            continue
-        if after > last_round:
-            rounds_text = f"has only {last_round} round{'s' if last_round != 1 else ''}" \
-                if last_round else "has no rounds yet"
-            log.error(shown, row.line, f"after_round {after} is past the event's rounds (it "
-                                       f"{rounds_text}): expected the last round {name} "
-                                       f"played{last_text}")
-            continue
-        drops[name] = (after, row.line)
-        if not whole or last is None:
-            continue
-        if last > after:
-            back = next(number for number in played[name] if number > after)
-            log.warning(shown, row.line, f"{name} is listed as dropped after round {after}, but "
-                                         f"plays round {back}: remove the line if they came back "
-                                         f"(or write the last round they played, {last})")
-        elif last < after:
-            log.warning(shown, row.line, f"{name} is listed as dropped after round {after}, but "
-                                         f"their last round is {last}: write {last}, the last "
-                                         "round they played")
-    return drops
+    return played
 
 
 LONGEST_ROUND = 18
