@@ -8,6 +8,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
@@ -58,6 +59,19 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with what its errors quote (`unrecognized arguments: …`, a bad --port) escaped
     as every message is: an argument can be a name pasted from a registration."""
 
+    def __init__(self, *args, arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+                 **kwargs):
+        super().__init__(*args, **kwargs)
+        self.arguments = arguments
+        """Adds the command's arguments once it is the command run: pair's ask the games for
+        their flags, which other commands and `--help` must not wait for the games to load."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self.arguments is not None:
+            add, self.arguments = self.arguments, None
+            add(self)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):
         super().error(terminal_safe(message))
 
@@ -91,19 +105,7 @@ def _parser() -> argparse.ArgumentParser:
 
     pair_cmd = commands.add_parser(
         "pair", help="form an event's next round by its game's rules and write it as "
-                     "round-<n>.csv with the results empty")
-    pair_cmd.add_argument("folder", metavar="EVENT_FOLDER", help="the event: data/events/<slug>")
-    pair_cmd.add_argument("--seed", type=int, metavar="N",
-                          help="the draw's seed (default: from the event's seed and the round)")
-    pair_cmd.add_argument("--drop", action="append", default=[], metavar="NAME",
-                          help="a player who leaves before this round (repeatable)")
-    pair_cmd.add_argument("--add", action="append", default=[], metavar="NAME",
-                          help="a late arrival, or a player rejoining (repeatable)")
-    pair_cmd.add_argument("--allow-five", action="store_true",
-                          help="SPELLFIRE: seat winners in a bracket of five where no brackets "
-                               "of three and four can")
-    pair_cmd.add_argument("--dry-run", action="store_true",
-                          help="print the pairings, write nothing")
+                     "round-<n>.csv with the results empty", arguments=_pair_arguments)
     pair_cmd.set_defaults(run=_run_pair, out=None, source=".")
 
     def watching(sub: argparse.ArgumentParser) -> None:
@@ -135,6 +137,23 @@ def _parser() -> argparse.ArgumentParser:
                               "version>; or git+https://…@<tag>)")
     new_cmd.set_defaults(run=_run_new, source=".", out=None)
     return parser
+
+
+def _pair_arguments(pair_cmd: argparse.ArgumentParser) -> None:
+    from .rules import pair_flags  # here: only `pair` loads the games (see _Parser.arguments)
+
+    pair_cmd.add_argument("folder", metavar="EVENT_FOLDER", help="the event: data/events/<slug>")
+    pair_cmd.add_argument("--seed", type=int, metavar="N",
+                          help="the draw's seed (default: from the event's seed and the round)")
+    pair_cmd.add_argument("--drop", action="append", default=[], metavar="NAME",
+                          help="a player who leaves before this round (repeatable)")
+    pair_cmd.add_argument("--add", action="append", default=[], metavar="NAME",
+                          help="a late arrival, or a player rejoining (repeatable)")
+    for flag, text in pair_flags().items():  # each game's own (Ruleset.pair_flags)
+        pair_cmd.add_argument(flag, action="append_const", const=flag, dest="flags", help=text)
+    pair_cmd.add_argument("--dry-run", action="store_true",
+                          help="print the pairings, write nothing")
+    pair_cmd.set_defaults(flags=[])
 
 
 def _run_new(args: argparse.Namespace) -> int:
