@@ -1,4 +1,4 @@
-"""What a game is to the tool: its `Ruleset`, and the plain objects it hands to pages and JSON twins.
+"""A game as the tool knows it (`Ruleset`), and the plain objects it hands to pages and JSON.
 
 Everything the tool knows of one game is declared on the game's ruleset, a subclass of `Ruleset`
 in its own package `rules/<game>/`, registered once in `RULESETS` (rules/__init__.py): its
@@ -13,9 +13,9 @@ tests/games/test_adding_a_game.py follows.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
-from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..core.model import Event, PlayerRef

@@ -31,8 +31,8 @@ time (3.3.3: every player then ticks it), and the tau stored at the end."""
 MATCH_SLIP = tuple(field for game in (1, 2, 3)
                    for field in (SlipField(f"Game {game} won", tick=True),
                                  SlipField(f"Game {game} tau")))
-"""Each player of a best-of-three match (Heresy.slip), game by game: a box for the game's winner and the tau
-stored at its end (an unplayed game, 4.2.5–4.2.6, is ticked by neither)."""
+"""Each player of a best-of-three match (Heresy.slip), game by game: a box for the game's
+winner and the tau stored at its end (an unplayed game, 4.2.5–4.2.6, is ticked by neither)."""
 
 
 def pending(round_: Round) -> list:

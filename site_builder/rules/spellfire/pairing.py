@@ -92,7 +92,8 @@ def _round_one(context: Context) -> Formed:
     names = context.players
     brackets = first_round(names, context.rng)
     if brackets is None:
-        raise refuse(context.where, None, _unseatable_registrations(len(names), _five_allowed(context)))
+        raise refuse(context.where, None,
+                     _unseatable_registrations(len(names), _five_allowed(context)))
     notes = []
     if len(names) < SCORED_MINIMUM:
         notes.append(f"{len(names)} players: an unscored tournament (a scored SPELLFIRE "

@@ -155,9 +155,9 @@ def _result(placing: Placing) -> tuple[str, str]:
 
 
 def slip_fields(round_: Round) -> tuple[SlipField, ...]:
-    """What a result slip asks (Spellfire.slip): per game, each player's unrazed realms and a box for the game's winner: as many games as
-    the round's largest bracket can take (n players can each win once before a game n + 1 gives
-    someone a second win)."""
+    """What a result slip asks (Spellfire.slip): per game, each player's unrazed realms and a
+    box for the game's winner, for as many games as the round's largest bracket can take (n
+    players can each win once before a game n + 1 gives someone a second win)."""
     largest = max((len(players_of(rows)) for rows in brackets_of(round_).values()), default=3)
     fields: list[SlipField] = []
     for game in range(1, largest + 2):
