@@ -6,11 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import Column, PlayerGame, Standings, StandingRow
+from ..base import Column, PlayerGame, SlipField, Standings, StandingRow
 from ..elimination import Match, Progress, bracket_size, finish_label, round_label
 from ..swiss import MISSED, SwissRecord, attendance_notes
 from ..twoplayer import Absence, game_lines, record_line, result_counts, seating
-from ..base import SlipField
 from ..pairings import Pairings, pairings_of
 from .rows import BYE, LOSS, MODIFIED_WIN, WIN, pending_rows
 from .scoring import POINTS, TIEBREAK_LABELS, UNPAIRED_LOSS, FinalRow, SwissRow

@@ -6,12 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import Column, PlayerGame, Standings, StandingRow
+from ..base import Column, PlayerGame, SlipField, Standings, StandingRow
 from ..swiss import MISSED, Game, SwissRecord, attendance_notes
 from ..twoplayer import (BYE, UNPAIRED_LOSS, Absence, Ref, game_lines, record_line, result_counts,
                          seating)
 from .options import KingdomOptions
-from ..base import SlipField
 from ..pairings import Pairings, pairings_of
 from .rows import pending_rows
 from .scoring import DRAW, LOSS, TIEBREAK_LABELS, WIN, Ranked, Scores, game_result

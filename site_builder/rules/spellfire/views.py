@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
 from ...core.numbers import ordinal
-from ..base import Column, Official, PlayerGame, Standings, StandingRow
+from ..base import Column, Official, PlayerGame, SlipField, Standings, StandingRow
 from ..grid import Grid, GridBox, GridEntry, GridRound
-from ..base import SlipField
 from ..pairings import Pairings, pairings_of
 from ..tiebreaks import shared_ranks
 from .rows import GameRow, brackets_of, first_rows, pending_rows, players_of
