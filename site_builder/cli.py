@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
@@ -54,6 +55,19 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with what its errors quote (`unrecognized arguments: …`, a bad --port) escaped
     as every message is: an argument can be a name pasted from a registration."""
 
+    def __init__(self, *args, arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+                 **kwargs):
+        super().__init__(*args, **kwargs)
+        self.arguments = arguments
+        """Adds the command's arguments once it is the command run: pair's ask the games for
+        their flags, which other commands and `--help` must not wait for the games to load."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self.arguments is not None:
+            add, self.arguments = self.arguments, None
+            add(self)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):
         super().error(terminal_safe(message))
 
@@ -100,7 +114,13 @@ def _add_check(commands) -> None:
 def _add_pair(commands) -> None:
     sub = commands.add_parser(
         "pair", help="form an event's next round by its game's rules and write it as "
-                     "round-<n>.csv with the results empty")
+                     "round-<n>.csv with the results empty", arguments=_pair_arguments)
+    sub.set_defaults(run=_run_pair, out=None, source=".")
+
+
+def _pair_arguments(sub: argparse.ArgumentParser) -> None:
+    from .rules import pair_flags  # here: only `pair` loads the games (see _Parser.arguments)
+
     sub.add_argument("folder", metavar="EVENT_FOLDER", help="the event: data/events/<slug>")
     sub.add_argument("--seed", type=int, metavar="N",
                      help="the draw's seed (default: from the event's seed and the round)")
@@ -108,11 +128,10 @@ def _add_pair(commands) -> None:
                      help="a player who leaves before this round (repeatable)")
     sub.add_argument("--add", action="append", default=[], metavar="NAME",
                      help="a late arrival, or a player rejoining (repeatable)")
-    sub.add_argument("--allow-five", action="store_true",
-                     help="SPELLFIRE: seat winners in a bracket of five where no brackets of "
-                          "three and four can")
+    for flag, text in pair_flags().items():  # each game's own (Ruleset.pair_flags)
+        sub.add_argument(flag, action="append_const", const=flag, dest="flags", help=text)
     sub.add_argument("--dry-run", action="store_true", help="print the pairings, write nothing")
-    sub.set_defaults(run=_run_pair, out=None, source=".")
+    sub.set_defaults(flags=[])
 
 
 def _add_watch(commands) -> None:

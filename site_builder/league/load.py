@@ -130,7 +130,7 @@ def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -
     keys.unknown_keys()
     # A bad name or date is already an error; the rounds are still read and checked so that
     # one run lists every problem of the event.
-    info = replace(info, format=getattr(options, "format", None))
+    info = replace(info, format=options.format)
     event = Event(info, shown_folder, options,
                   key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
     event.registrations = _read_registrations(files, shown_folder, log)
@@ -146,7 +146,7 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
     date, game "" when it is not a supported game)."""
     name = keys.text("name", required=True, example='name = "Store Championship"')
     date = keys.date("date", required=True)
-    game = keys.text("game", required=True, example='game = "conquest"')
+    game = keys.text("game", required=True, example=f'game = "{GAMES[0]}"')
     if game is not None:
         written, game = game, game.strip().lower()
         if written != game and game in RULESETS:
@@ -342,7 +342,8 @@ def assign_event_ids(event: Event, directory: Directory, log: ProblemLog) -> Non
             continue
         owner[person_id] = name
         event.players[name] = PlayerRef(name, person_id)
-    for name in event.info.judges + tuple(getattr(event.options, "officials", ())):
+    officials = RULESETS[event.info.game].officials(event.options)
+    for name in event.info.judges + officials:
         if name not in event.players:
             person_id = directory.id_for(name)
             event.players[name] = PlayerRef(owner.get(person_id, name), person_id)

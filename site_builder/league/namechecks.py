@@ -137,7 +137,7 @@ def _first_appearances(event: Event) -> dict[str, tuple[int, str, int]]:
     seen: dict[str, tuple[int, str, int]] = {}
     for round_ in event.rounds:
         for row in round_.rows:
-            name = getattr(row, "player", None)
+            name = row.player
             if name and name not in seen:
                 seen[name] = (round_.number, round_.path, row.line)
     return seen

@@ -1,8 +1,9 @@
 """`site-builder pair EVENT_FOLDER`: the event's next round, formed by its game's own procedure
 and written as its round file with the results empty, for the organizer to fill in.
 
-Judge the inputs by the build's rules (trust.py) → load → check → who plays (names.py) → score
-(the standings the pairing reads) → form → load the event with the round as check would → write.
+Judge the inputs by the build's rules (pairtrust.py) → load → check → who plays (pairnames.py) →
+score (the standings the pairing reads) → form (the game's `Ruleset.form`) → load the event with
+the round as check would → write.
 Nothing is written when anything is wrong: every refusal is a `path:line` problem, and an
 existing file is never overwritten.
 """
@@ -24,19 +25,11 @@ from ..core.model import Event
 from ..league.people import Directory, load_directory
 from ..core.problems import ConfigError, DataError, ProblemLog, sorted_problems, terminal_safe
 from ..rules import RULESETS
-from ..rules import twoplayerpairing as twoplayer
-from ..rules.heresy import pairing as heresy
-from ..rules.inwo import pairing as inwo
-from ..rules.spellfire import pairing as spellfire
+from ..rules.base import Ruleset
 from ..rules.forming import Context, Formed, Table, refuse
 from .pairnames import Players, gone_notes, who_plays
 from ..core.notice import Notice
 from .pairtrust import refuse_unless_check_passes, refuse_what_the_build_skips
-
-FORMERS = {"conquest": twoplayer.form, "kingdom": twoplayer.form, "heresy": heresy.form,
-           "spellfire": spellfire.form, "inwo": inwo.form}
-"""Each game's way of forming its rounds (see forming.py)."""
-
 
 @dataclass(slots=True)
 class Request:
@@ -44,7 +37,8 @@ class Request:
     seed: int | None = None
     drop: list[str] = field(default_factory=list)
     add: list[str] = field(default_factory=list)
-    allow_five: bool = False
+    flags: frozenset[str] = frozenset()
+    """The game flags given (rules.pair_flags), as typed: the game's `form` reads its own."""
 
 
 @dataclass(slots=True)
@@ -99,14 +93,14 @@ def plan_next_round(request: Request) -> NextRound:
         notice.now(f"scoring its {len(event.rounds)} rounds")
         scored = ruleset.score(event)
     rng = random.Random(request.seed if request.seed is not None else _seed(event, number))
-    formed = FORMERS[event.info.game](Context(
-        event, scored, ruleset, number, players.names, set(players.dropped) | set(players.gone),
-        players.added, rng, request.allow_five, players.where, frozenset(players.gone)))
+    formed = ruleset.form(Context(
+        event, scored, number, players.names, set(players.dropped) | set(players.gone),
+        players.added, rng, request.flags, players.where, frozenset(players.gone)))
     if not formed.tables:
         raise refuse(players.where, None, f"nobody is left to play round {number}")
     formed.notes.extend(gone_notes(players))
     plan = NextRound(request.folder / f"round-{number:0{_width(event)}d}.csv", number,
-                     scored.display_name, formed, _header(ruleset, event),
+                     scored.display_name, formed, ruleset.written_columns(event.options),
                      tuple(players.dropped), _drops_after(folder, event, players, number))
     with Notice(sys.stderr, shown, f"checking round {number} as check would"):
         _refuse_unless_it_checks(source, folder, plan, directory)
@@ -132,15 +126,6 @@ def _drops_after(folder: Path, event: Event, players: Players, number: int) -> s
         return None
     return drops_text(current_text(folder), [(name, number - 1, event.drops.get(name, (0, None))[1])
                                              for name in players.dropped])
-
-
-def _header(ruleset, event: Event) -> tuple[str, ...]:
-    """The columns `pair` writes: the ruleset's own choice where it has one (written_columns),
-    else every column its round files take."""
-    if hasattr(ruleset, "written_columns"):
-        return ruleset.written_columns(event.options)
-    spec = ruleset.columns(event.options)
-    return spec.required + spec.optional
 
 
 def _site_of(folder: Path) -> tuple[Path, Path]:
@@ -170,7 +155,7 @@ def _load(source: Path, folder: Path, directory: Directory | None = None) -> Eve
     return event
 
 
-def _refuse_if_not_ready(event: Event, ruleset, number: int) -> None:
+def _refuse_if_not_ready(event: Event, ruleset: Ruleset, number: int) -> None:
     if event.rounds:
         latest = event.rounds[-1]
         waiting = ruleset.pending(latest)

@@ -18,6 +18,7 @@ from ..league.load import REGISTRATIONS_FILE
 from ..core.model import Event
 from ..league.people import Directory
 from ..core.problems import DataError, ProblemLog, sorted_problems
+from ..rules.base import Ruleset
 from ..rules.forming import refuse
 
 
@@ -41,7 +42,7 @@ def as_read(name: str) -> str:
     return unicodedata.normalize("NFC", name.strip())
 
 
-def who_plays(event: Event, ruleset, drop: list[str], add: list[str], number: int,
+def who_plays(event: Event, ruleset: Ruleset, drop: list[str], add: list[str], number: int,
               directory: Directory) -> Players:
     """Round 1: the registrations; later: the players of the latest round; minus --drop and
     those drops.csv lists as gone, plus --add. A game whose rounds only some players go on to
@@ -65,8 +66,7 @@ def who_plays(event: Event, ruleset, drop: list[str], add: list[str], number: in
         # warns that they came back), so they are paired.
         gone = {name: event.drops[name] for name in lines
                 if name in event.drops and event.drops[name][0] >= latest.number}
-    continuing = ruleset.continuing(event) if number > 1 and hasattr(ruleset, "continuing") \
-        else None
+    continuing = ruleset.continuing(event) if number > 1 else None
     log = ProblemLog()
     dropped = _dropped(drop, lines, where, what, log)
     added = _added(add, lines if continuing is None else continuing, event, directory, gone,

@@ -21,7 +21,7 @@ def run_pair(args: argparse.Namespace) -> int:
     site = os.path.normpath(folder / ".." / ".." / "..")  # how problems' paths are shown
     try:
         next_round = plan_next_round(Request(folder, args.seed, args.drop, args.add,
-                                             args.allow_five))
+                                             frozenset(args.flags)))
     except DataError as exc:
         print_problems(exc.problems, site)
         print("Nothing was written.", file=sys.stderr)

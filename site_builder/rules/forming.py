@@ -1,18 +1,17 @@
-"""What `pair` hands a game's own forming module, and what it gets back.
+"""What `pair` hands a game's `Ruleset.form`, and what it gets back.
 
-Each game forms its rounds in `pair/<module>.py` (see FORMERS in command.py), as a function
-`form(context) -> Formed`. The command does what every game shares: it loads and checks the
-event, refuses while the latest round is still being played or when the event is marked final,
-checks the `--drop` and `--add` names against the players of the latest round (the registrations
-for round 1, names.py), draws the seed, checks the round as `check` would and writes the file
-(trust.py).
+Each game forms its rounds in its own package (`rules/<game>/pairing.py`, or the shared
+`twoplayerpairing.py`), called from its ruleset's `form(context) -> Formed`. The command does
+what every game shares: it loads and checks the event, refuses while the latest round is still
+being played or when the event is marked final, checks the `--drop` and `--add` names against the
+players of the latest round (the registrations for round 1, organizer/pairnames.py), draws the
+seed, checks the round as `check` would and writes the file (organizer/pairtrust.py).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core.model import Event
 from ..core.problems import DataError, Problem
@@ -24,7 +23,6 @@ class Context:
     event: Event
     scored: ScoredEvent
     """The event as scored now: its standings, rounds (with their pairings) and bracket."""
-    ruleset: Any
     number: int
     """The round to form."""
     players: list[str]
@@ -36,8 +34,9 @@ class Context:
     added: list[str]
     rng: random.Random
     """Seeded: from --seed, or from the event's seed and the round number."""
-    allow_five: bool = False
-    """--allow-five: a SPELLFIRE bracket of five where winners cannot be seated otherwise."""
+    flags: frozenset[str] = frozenset()
+    """The game flags given to `pair`, as typed ("--allow-five"): those its ruleset declares
+    (Ruleset.pair_flags) are the game's to read; it ignores any other."""
     where: str = ""
     """The file the players were read from (for messages): the latest round, or players.csv."""
     recorded: frozenset[str] = frozenset()

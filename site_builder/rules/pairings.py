@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.model import Event, PlayerRef, Round
 from ..core.problems import ProblemLog
-from .base import PlayerGame, PlayerResult, RoundView, ScoredEvent
+from .base import PlayerGame, PlayerResult, RoundView, ScoredEvent, SlipField
 from .seating import tables_of
 
 PLAYING = "playing"
@@ -54,15 +54,6 @@ class Assignment:
 
 
 @dataclass(frozen=True, slots=True)
-class SlipField:
-    """One thing a result slip asks of each player: a box to tick ("Win"), or a blank to fill
-    in ("Tau stored")."""
-
-    label: str
-    tick: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Pairings:
     place: str
     """What a table is called in this round: "Table", or "Game" in elimination rounds."""
@@ -71,7 +62,8 @@ class Pairings:
     others: tuple[Seat, ...] = ()
     """Lone rows that are not byes (an unpaired loss): shown, not paired."""
     record: tuple[SlipField, ...] = ()
-    """What a result slip asks of each player."""
+    """What a result slip asks of each player (the game's Ruleset.slip), for a round in
+    progress: the only rounds with slips (in_progress_view)."""
     stage: str = "swiss"
     """pairings.json's `stage`: "swiss", "elimination", or the game's own word ("tables",
     "brackets")."""
@@ -105,8 +97,8 @@ Pending = Callable[[Round], list[Any]]
 
 
 def pairings_of(round_: Round, ref: Callable[[str], PlayerRef], place: str, pending: Pending,
-                result_of: ResultOf, bye: str, record: tuple[SlipField, ...] = (),
-                seats: Callable[[list[Any]], list[Any]] = list, stage: str = "swiss") -> Pairings:
+                result_of: ResultOf, bye: str, seats: Callable[[list[Any]], list[Any]] = list,
+                stage: str = "swiss") -> Pairings:
     """The round's tables (two players or more), byes and lone rows. A table with a pending row
     is still playing: none of its results is shown yet. `seats` turns a table's rows into one
     row per player, for games that write a row per player per game (the first row stands for
@@ -128,7 +120,7 @@ def pairings_of(round_: Round, ref: Callable[[str], PlayerRef], place: str, pend
             byes.append(ref(row.player))
         else:
             others.append(_seat(row, [], ref, id(row) not in waiting, result_of))
-    return Pairings(place, tuple(paired), tuple(byes), tuple(others), record, stage)
+    return Pairings(place, tuple(paired), tuple(byes), tuple(others), stage=stage)
 
 
 def _seat(row: Any, others: list[Any], ref: Callable[[str], PlayerRef], decided: bool,
@@ -180,6 +172,15 @@ def pairings_json(head: dict[str, Any], number: int, label: str,
         "byes": [{"player": p.name, "player_id": p.id} for p in pairings.byes],
         "unpaired": [seat(s) for s in pairings.others],
     }
+
+
+def in_progress_view(round_: Round, label: str, pairings: Pairings,
+                     slip: tuple[SlipField, ...]) -> RoundView:
+    """The view of the round being played: its pairings, drawn by PAIRINGS_TEMPLATE and
+    printed as result slips asking `slip` (the game's Ruleset.slip); no standings yet."""
+    pairings = replace(pairings, record=slip)
+    return RoundView(round_.number, label, round_.path, PAIRINGS_TEMPLATE, pairings, None,
+                     pairings=pairings, in_progress=True)
 
 
 def with_round_in_progress(done: ScoredEvent, event: Event, view: RoundView,

@@ -13,8 +13,10 @@ from . import swisspairing as swiss
 from .forming import Context, Formed, Table, refuse
 
 
-def form(context: Context) -> Formed:
-    swiss_rounds, cut = context.ruleset.stages(context.event)
+def form(context: Context, swiss_rounds: int, cut: int) -> Formed:
+    """The next round of an event of `swiss_rounds` Swiss rounds and then single elimination
+    of the top `cut` (0: none; with no Swiss round, the bracket's size): the stages, which
+    the calling game's ruleset works out from its options."""
     total = swiss_rounds + (cut.bit_length() - 1 if cut else 0)
     number = context.number
     if number > total:

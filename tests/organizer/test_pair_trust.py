@@ -288,11 +288,11 @@ def test_a_re_drop_keeps_the_record_s_other_cells(tmp_path):
 def test_a_round_check_would_reject_is_never_written(site, pair, monkeypatch):
     """Whatever a game's former returns, the round is loaded as check loads it before it is
     written: a player seated twice is check's error, and nothing is written."""
-    from site_builder.organizer import pair as command
+    from site_builder.rules import RULESETS
     from site_builder.rules.forming import Formed, Table
 
     swiss_event(site, {1: ROUND_1})
-    monkeypatch.setitem(command.FORMERS, "conquest", lambda context: Formed(
+    monkeypatch.setattr(RULESETS["conquest"], "form", lambda context: Formed(
         [Table(1, ("Ann", "Bob")), Table(2, ("Ann", "Cy"))], "Round 2"))
     code, out, err = pair(site, "--drop", "Di")
     assert (code, out) == (1, "")

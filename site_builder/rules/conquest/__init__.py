@@ -14,10 +14,12 @@ from ...core.numbers import ordinal
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
+from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, Ruleset, ScoredEvent,
+                    SlipField, Standings)
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
-from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
+from ..forming import Context, Formed
+from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
                         with_round_in_progress)
 from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
                          status_line)
@@ -26,7 +28,7 @@ from . import structure
 from .knockout import KnockoutScorer
 from ..swiss import SwissRecord, records_extended, rematches
 from .scoring import SwissRow, cut_players, elimination_matches, final_order, rank_swiss, swiss_games
-from .views import (final_standings_view, player_games, record_text, round_pairings,
+from .views import (SLIP, final_standings_view, player_games, record_text, round_pairings,
                     round_tables, swiss_standings_view)
 from .warnings import check_cut, check_elimination_pairings, check_swiss_round
 
@@ -34,7 +36,7 @@ ROUND_TEMPLATE = "games/conquest/round.html"
 BRACKET_TEMPLATE = "games/elimination_bracket.html"
 
 
-class Conquest:
+class Conquest(Ruleset):
     game = "conquest"
     title = "Warhammer 40,000: Conquest"
 
@@ -52,9 +54,16 @@ class Conquest:
         return conquest_rows.pending_rows(round_)
 
     def stages(self, event: Event) -> tuple[int, int]:
-        """(Swiss rounds, cut): how `site-builder pair` forms the next round."""
+        """(Swiss rounds, cut): how `form` forms the next round."""
         plan = self.plan(event)
         return plan.swiss_rounds, plan.cut
+
+    def form(self, context: Context) -> Formed:
+        from .. import twoplayerpairing  # here: it loads networkx (see Ruleset.form)
+        return twoplayerpairing.form(context, *self.stages(context.event))
+
+    def slip(self, event: Event, round_: Round) -> tuple[SlipField, ...]:
+        return SLIP
 
     def everyone_plays(self, event: Event, number: int) -> bool:
         """The Swiss rounds; not the elimination rounds after the cut (nor any round of an
@@ -85,9 +94,8 @@ class Conquest:
         label = (round_label(bracket_size(plan.elimination_rounds,
                                           current.number - plan.swiss_rounds - 1))
                  if elimination else f"Round {current.number}")
-        pairings = round_pairings(current, elimination, event.ref)
-        view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
-                         pairings=pairings, in_progress=True)
+        view = in_progress_view(current, label, round_pairings(current, elimination, event.ref),
+                                self.slip(event, current))
         return with_round_in_progress(done, event, view, plan.total_rounds)
 
 

@@ -6,11 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import Column, PlayerGame, Standings, StandingRow
+from ..base import Column, PlayerGame, SlipField, Standings, StandingRow
 from ..elimination import Match, Progress, bracket_size, finish_label, round_label
 from ..swiss import MISSED, SwissRecord, attendance_notes
 from ..twoplayer import Absence, game_lines, record_line, result_counts, seating
-from ..pairings import Pairings, SlipField, pairings_of
+from ..pairings import Pairings, pairings_of
 from .rows import BYE, LOSS, MODIFIED_WIN, WIN, pending_rows
 from .scoring import POINTS, TIEBREAK_LABELS, UNPAIRED_LOSS, FinalRow, SwissRow
 from .structure import Plan
@@ -38,10 +38,11 @@ FINAL_COLUMNS = (Column("finish", "Finish", "text", numeric=False),
 def round_pairings(round_: Round, elimination: bool, ref: Ref) -> Pairings:
     """The round's pairings, with each result once it is in (see rules.pairings)."""
     return pairings_of(round_, ref, "Game" if elimination else "Table", pending_rows,
-                       _result_of, BYE, SLIP, stage="elimination" if elimination else "swiss")
+                       _result_of, BYE, stage="elimination" if elimination else "swiss")
 
 
 SLIP = tuple(SlipField(label, tick=True) for label in ("Win", "Modified win", "Loss"))
+"""Each player of a table ticks how their game ended (Conquest.slip)."""
 
 
 def _result_of(row, others) -> tuple[str, str]:

@@ -17,10 +17,11 @@ from ...core.numbers import ordinal
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Section,
-                    Standings)
+from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, Ruleset, ScoredEvent,
+                    Section, SlipField, Standings)
 from ..elimination import Match, build_bracket, round_label
-from ..pairings import PAIRINGS_TEMPLATE, with_round_in_progress
+from ..forming import Context, Formed
+from ..pairings import in_progress_view, with_round_in_progress
 from . import armageddon, matches, multiplayer, progress, tables
 from .options import HeresyOptions, read_options
 from .views import (double_bracket, match_player_game, match_standings, match_views,
@@ -35,7 +36,7 @@ FORMAT_NAMES = {"reascension": "Reascension", "revelations": "Revelations",
                 "armageddon": "Armageddon"}
 
 
-class Heresy:
+class Heresy(Ruleset):
     game = "heresy"
     title = "Heresy: Kingdom Come"
 
@@ -77,15 +78,21 @@ class Heresy:
         """The rounds whose results are all in are scored; a round still being played (the
         newest) is shown as its pairings, and the standings stay those after the round before."""
         current = event.rounds[-1] if event.rounds and progress.pending(event.rounds[-1]) else None
-        if event.options.multiplayer:
-            if current is None:
-                return _TableScorer(event).scored()
-            return _TableScorer(replace(event, rounds=event.rounds[:-1]),
-                                players=registered(event)).in_progress(current, event)
+        at_tables = event.options.multiplayer  # Reascension, Revelations; else Armageddon
         if current is None:
-            return _MatchScorer(event).scored()
-        return _MatchScorer(replace(event, rounds=event.rounds[:-1]),
-                            first_round=first_round_players(event)).in_progress(current, event)
+            return (_TableScorer if at_tables else _MatchScorer)(event).scored()
+        before, slip = replace(event, rounds=event.rounds[:-1]), self.slip(event, current)
+        if at_tables:
+            return _TableScorer(before, players=registered(event)).in_progress(current, event, slip)
+        return _MatchScorer(before, first_round=first_round_players(event)).in_progress(
+            current, event, slip)
+
+    def slip(self, event: Event, round_: Round) -> tuple[SlipField, ...]:
+        return progress.TABLE_SLIP if event.options.multiplayer else progress.MATCH_SLIP
+
+    def form(self, context: Context) -> Formed:
+        from . import pairing  # here, as every game's (see Ruleset.form)
+        return pairing.form(context)
 
 
 def registered(event: Event) -> int:
@@ -165,15 +172,14 @@ class _TableScorer:
             ranking=tuple(RankingEntry(r.player, int(r.points), r.finish, r.rank)
                           for r in players.values()))
 
-    def in_progress(self, current: Round, event: Event) -> ScoredEvent:
+    def in_progress(self, current: Round, event: Event, slip: tuple[SlipField, ...]) -> ScoredEvent:
         """The event scored without `current`, the round being played, which is added as its
         pairings (its tables' sizes checked against 3.2.2 like any round's)."""
         before = self.after.get(self.last, [])
         multiplayer.check_groupings(current, before, self.log)
         done = self.scored()
-        pairings = progress.table_pairings(current, event.ref)
-        view = RoundView(current.number, f"Round {current.number}", current.path,
-                         PAIRINGS_TEMPLATE, pairings, None, pairings=pairings, in_progress=True)
+        view = in_progress_view(current, f"Round {current.number}",
+                                progress.table_pairings(current, event.ref), slip)
         return with_round_in_progress(done, event, view, max(self.planned, current.number))
 
     def _check_structure(self) -> None:
@@ -273,13 +279,12 @@ class _MatchScorer:
             status_line=self._status_line(),
             ranking_note="Armageddon has no points to rank: its events are not counted")
 
-    def in_progress(self, current: Round, event: Event) -> ScoredEvent:
+    def in_progress(self, current: Round, event: Event, slip: tuple[SlipField, ...]) -> ScoredEvent:
         """The event scored without `current`, the round being played, which is added as its
         pairings."""
         done = self.scored()
-        pairings = progress.match_pairings(current, event.ref)
-        view = RoundView(current.number, self._label(current.number - 1), current.path,
-                         PAIRINGS_TEMPLATE, pairings, None, pairings=pairings, in_progress=True)
+        view = in_progress_view(current, self._label(current.number - 1),
+                                progress.match_pairings(current, event.ref), slip)
         planned = max(self.single_rounds, current.number)
         scored = with_round_in_progress(done, event, view, planned)
         if self.options.elimination == "double":  # as many rounds as the losses make

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from ...core.model import Event, PlayerRef, Round
 from ...core.problems import ProblemLog
-from ..pairings import Pairings, SlipField, pairings_of
+from ..base import SlipField
+from ..pairings import Pairings, pairings_of
 from ..seating import first_rows
 from .matches import BYE, matches_of
 from .tables import TIME, WIN
@@ -24,14 +25,14 @@ Ref = Callable[[str], PlayerRef]
 
 TABLE_SLIP = (SlipField("Won", tick=True), SlipField("Out of time", tick=True),
               SlipField("Tau stored"))
-"""Each player at a table: a box for the winner, one for a game that ran out of time (3.3.3:
-every player then ticks it), and the tau stored at the end."""
+"""Each player at a table (Heresy.slip): a box for the winner, one for a game that ran out of
+time (3.3.3: every player then ticks it), and the tau stored at the end."""
 
 MATCH_SLIP = tuple(field for game in (1, 2, 3)
                    for field in (SlipField(f"Game {game} won", tick=True),
                                  SlipField(f"Game {game} tau")))
-"""Each player of a best-of-three match, game by game: a box for the game's winner and the tau
-stored at its end (an unplayed game, 4.2.5–4.2.6, is ticked by neither)."""
+"""Each player of a best-of-three match (Heresy.slip), game by game: a box for the game's
+winner and the tau stored at its end (an unplayed game, 4.2.5–4.2.6, is ticked by neither)."""
 
 
 def pending(round_: Round) -> list:
@@ -59,7 +60,7 @@ def check_in_progress(event: Event, multiplayer: bool, log: ProblemLog) -> None:
 
 def table_pairings(round_: Round, ref: Ref) -> Pairings:
     """A Reascension / Revelations round's tables, each with its results once every seat is in."""
-    return pairings_of(round_, ref, "Table", pending, _seat_result, BYE, TABLE_SLIP, stage="tables")
+    return pairings_of(round_, ref, "Table", pending, _seat_result, BYE, stage="tables")
 
 
 def _seat_result(seat, others) -> tuple[str, str]:
@@ -82,7 +83,7 @@ def match_pairings(round_: Round, ref: Ref) -> Pairings:
         won = match.winner == row.player
         return ("win" if won else "loss"), f"{'Won' if won else 'Lost'} {match.score(row.player)}"
 
-    return pairings_of(round_, ref, "Table", pending, result_of, BYE, MATCH_SLIP,
-                       seats=first_rows, stage="elimination")
+    return pairings_of(round_, ref, "Table", pending, result_of, BYE, seats=first_rows,
+                       stage="elimination")
 
 

@@ -16,10 +16,11 @@ from ...core.numbers import ordinal, percent_text
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
+from ..base import Bracket, PlayerResult, RoundView, Ruleset, ScoredEvent, SlipField, Standings
 from ..elimination import build_bracket, bracket_size, round_label
 from ..grid import TEMPLATE as GRID_TEMPLATE
-from ..pairings import PAIRINGS_TEMPLATE, round_in_progress, with_round_in_progress
+from ..forming import Context, Formed
+from ..pairings import in_progress_view, round_in_progress, with_round_in_progress
 from . import headtohead, playing, rows, tables, views
 from .options import InwoOptions, read_options
 
@@ -29,7 +30,7 @@ BRACKET = "games/elimination_bracket.html"
 NOT_RANKED = "INWO tournaments award places, not points: listed, not ranked"
 
 
-class Inwo:
+class Inwo(Ruleset):
     game = "inwo"
     title = "INWO"
 
@@ -82,32 +83,40 @@ class Inwo:
         if current is None:
             return scorer(event).scored()
         done = scorer(replace(event, rounds=event.rounds[:-1])).scored()
-        if event.options.multiplayer:
-            return _multiplayer_in_progress(done, event, current)
-        return _head_to_head_in_progress(done, event, current)
+        in_progress = (_multiplayer_in_progress if event.options.multiplayer
+                       else _head_to_head_in_progress)
+        return in_progress(done, event, current, self.slip(event, current))
+
+    def slip(self, event: Event, round_: Round) -> tuple[SlipField, ...]:
+        return (playing.MULTIPLAYER_SLIP if event.options.multiplayer
+                else playing.HEAD_TO_HEAD_SLIP)
+
+    def form(self, context: Context) -> Formed:
+        from . import pairing  # here, as every game's (see Ruleset.form)
+        return pairing.form(context)
 
 
-def _multiplayer_in_progress(done: ScoredEvent, event: Event, current: Round) -> ScoredEvent:
+def _multiplayer_in_progress(done: ScoredEvent, event: Event, current: Round,
+                             slip: tuple[SlipField, ...]) -> ScoredEvent:
     """How many rounds a multi-player event has depends on who advances, so the status line
     names the round being played, not "round k of n"."""
     pairings = playing.multiplayer_pairings(current, event.options.goal_groups, event.ref)
     label = "Final" if len(pairings.tables) == 1 else f"Round {current.number}"
-    view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
-                     pairings=pairings, in_progress=True)
-    scored = with_round_in_progress(done, event, view, current.number)
+    scored = with_round_in_progress(done, event, in_progress_view(current, label, pairings, slip),
+                                    current.number)
     scored.status_line = ("In progress: the final table being played" if label == "Final" else
                           f"In progress: round {current.number} being played")
     return scored
 
 
-def _head_to_head_in_progress(done: ScoredEvent, event: Event, current: Round) -> ScoredEvent:
+def _head_to_head_in_progress(done: ScoredEvent, event: Event, current: Round,
+                              slip: tuple[SlipField, ...]) -> ScoredEvent:
     planned = headtohead.planned_rounds(len(event.rounds[0].rows))
     index = len(event.rounds) - 1
     label = (round_label(bracket_size(planned, index)) if index < planned
              else f"Round {current.number}")
-    pairings = playing.head_to_head_pairings(current, event.ref)
-    view = RoundView(current.number, label, current.path, PAIRINGS_TEMPLATE, pairings, None,
-                     pairings=pairings, in_progress=True)
+    view = in_progress_view(current, label, playing.head_to_head_pairings(current, event.ref),
+                            slip)
     return with_round_in_progress(done, event, view, planned)
 
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from ...core.model import PlayerRef, Round
 from ...core.numbers import percent_text
-from ..pairings import Pairings, SlipField, pairings_of
+from ..base import SlipField
+from ..pairings import Pairings, pairings_of
 from .rows import BYE, SHARED, TIME, WIN, Seat, pending_rows
 from .tables import BY_REFEREE, Placed, TableResult, round_results
 from .views import MARK_LABELS, place_text, why_text
@@ -24,6 +25,7 @@ GROUPS = SlipField("Groups controlled")
 SPECIAL = SlipField("Special goal %")
 MULTIPLAYER_SLIP = (SlipField("Win / shared victory", tick=True), GROUPS, SPECIAL)
 HEAD_TO_HEAD_SLIP = (SlipField("Win", tick=True), SlipField("Loss", tick=True), GROUPS, SPECIAL)
+"""What a result slip asks, by format (Inwo.slip)."""
 TABLES, ELIMINATION = "tables", "elimination"
 """pairings.json's stage for each format."""
 SEAT_RESULTS = {WIN: "win", SHARED: "shared victory", TIME: "out of time"}
@@ -38,8 +40,7 @@ def multiplayer_pairings(round_: Round, goal_groups: int, ref: Ref) -> Pairings:
     def result_of(row: Seat, others: list[Seat]) -> tuple[str, str]:
         return row.result, seat_text(*seated[(row.table, row.player)])
 
-    return pairings_of(round_, ref, "Table", pending_rows, result_of, BYE, MULTIPLAYER_SLIP,
-                       stage=TABLES)
+    return pairings_of(round_, ref, "Table", pending_rows, result_of, BYE, stage=TABLES)
 
 
 def seat_text(table: TableResult, placed: Placed) -> str:
@@ -59,5 +60,4 @@ def head_to_head_pairings(round_: Round, ref: Ref) -> Pairings:
         label = MARK_LABELS["W" if row.result == WIN else "L"]
         return row.result, label if row.groups is None else f"{label}, {row.groups} groups"
 
-    return pairings_of(round_, ref, "Table", pending_rows, result_of, BYE, HEAD_TO_HEAD_SLIP,
-                       stage=ELIMINATION)
+    return pairings_of(round_, ref, "Table", pending_rows, result_of, BYE, stage=ELIMINATION)

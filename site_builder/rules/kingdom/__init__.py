@@ -35,8 +35,9 @@ from ...core.numbers import ordinal
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
-from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
+from ..base import PlayerResult, RankingEntry, RoundView, Ruleset, ScoredEvent, SlipField, Standings
+from ..forming import Context, Formed
+from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
                         with_round_in_progress)
 from ..swiss import attendance_notes, records_after
 from ..twoplayer import (absences, check_final_too_early, check_round_numbers, is_complete,
@@ -44,12 +45,12 @@ from ..twoplayer import (absences, check_final_too_early, check_round_numbers, i
 from . import rows as kingdom_rows
 from .options import KingdomOptions, default_rounds, read_options
 from .scoring import Ranked, round_scores, standings_after, swiss_games
-from .views import player_games, record_text, round_pairings, round_view, standings_view
+from .views import SLIP, player_games, record_text, round_pairings, round_view, standings_view
 
 ROUND_TEMPLATE = "games/kingdom/round.html"
 
 
-class Kingdom:
+class Kingdom(Ruleset):
     game = "kingdom"
     title = "Kingdom"
 
@@ -69,6 +70,13 @@ class Kingdom:
     def stages(self, event: Event) -> tuple[int, int]:
         """(Swiss rounds, cut): the planned rounds, and no cut."""
         return event.options.rounds or default_rounds(registered_players(event)), 0
+
+    def form(self, context: Context) -> Formed:
+        from .. import twoplayerpairing  # here: it loads networkx (see Ruleset.form)
+        return twoplayerpairing.form(context, *self.stages(context.event))
+
+    def slip(self, event: Event, round_: Round) -> tuple[SlipField, ...]:
+        return SLIP
 
     def everyone_plays(self, event: Event, number: int) -> bool:
         """Every round: Kingdom events are Swiss throughout, with no cut."""
@@ -90,9 +98,8 @@ class Kingdom:
         if current is None:
             return _Scorer(event).scored()
         scorer = _Scorer(replace(event, rounds=event.rounds[:-1]), players=registered_players(event))
-        pairings = round_pairings(current, event.ref)
-        view = RoundView(current.number, f"Round {current.number}", current.path,
-                         PAIRINGS_TEMPLATE, pairings, None, pairings=pairings, in_progress=True)
+        view = in_progress_view(current, f"Round {current.number}",
+                                round_pairings(current, event.ref), self.slip(event, current))
         return with_round_in_progress(scorer.scored(), event, view,
                                       max(scorer.planned, current.number))
 

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import Column, PlayerGame, Standings, StandingRow
+from ..base import Column, PlayerGame, SlipField, Standings, StandingRow
 from ..swiss import MISSED, Game, SwissRecord, attendance_notes
 from ..twoplayer import (BYE, UNPAIRED_LOSS, Absence, Ref, game_lines, record_line, result_counts,
                          seating)
 from .options import KingdomOptions
-from ..pairings import Pairings, SlipField, pairings_of
+from ..pairings import Pairings, pairings_of
 from .rows import pending_rows
 from .scoring import DRAW, LOSS, TIEBREAK_LABELS, WIN, Ranked, Scores, game_result
 
@@ -105,8 +105,12 @@ def round_view(round_: Round, games: Mapping[str, Game], ref: Ref,
 
 def round_pairings(round_: Round, ref: Ref) -> Pairings:
     """The round's pairings, with each result and both players' hero houses once in."""
-    return pairings_of(round_, ref, "Table", pending_rows, _result_of, BYE,
-                       (SlipField("Hero houses made"),))
+    return pairings_of(round_, ref, "Table", pending_rows, _result_of, BYE)
+
+
+SLIP = (SlipField("Hero houses made"),)
+"""Each player of a table writes the hero houses they made: the count decides the game
+(Kingdom.slip)."""
 
 
 def _result_of(row, others) -> tuple[str, str]:

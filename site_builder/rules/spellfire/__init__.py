@@ -15,24 +15,27 @@ from ...core.model import Event, Round
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
+from ..base import (Bracket, Official, PlayerResult, RankingEntry, RoundView, Ruleset,
+                    ScoredEvent, SlipField)
 from ..grid import TEMPLATE as GRID_TEMPLATE
-from ..pairings import (PAIRINGS_TEMPLATE, check_in_progress, round_in_progress,
+from ..forming import Context, Formed
+from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
                         with_round_in_progress)
 from . import rows as spellfire_rows
-from .options import SpellfireOptions, read_options
+from .options import ALLOW_FIVE, SpellfireOptions, read_options
 from .scoring import (SCORED_MINIMUM, another_chance, brackets, check_advancement,
                       check_another_chance, decided_brackets, final_round_of, official_points,
                       rounds_to_play, score_rounds)
 from .views import (FINAL_FINISHES, advancement_grid, bracket_views, ordinal, player_games,
-                    ranked, round_pairings, standings_view)
+                    ranked, round_pairings, slip_fields, standings_view)
 
 ROUND_TEMPLATE = "games/spellfire/round.html"
 
 
-class Spellfire:
+class Spellfire(Ruleset):
     game = "spellfire"
     title = "SPELLFIRE"
+    pair_flags = (ALLOW_FIVE,)
 
     def read_options(self, keys: KeyReader) -> SpellfireOptions:
         return read_options(keys)
@@ -54,6 +57,16 @@ class Spellfire:
     def everyone_plays(self, event: Event, number: int) -> bool:
         """No round after the first: only bracket winners (and another chance) go on."""
         return False
+
+    def officials(self, options: SpellfireOptions) -> tuple[str, ...]:
+        return options.officials
+
+    def slip(self, event: Event, round_: Round) -> tuple[SlipField, ...]:
+        return slip_fields(round_)
+
+    def form(self, context: Context) -> Formed:
+        from . import pairing  # here, as every game's (see Ruleset.form)
+        return pairing.form(context)
 
     def pending(self, round_: Round) -> list:
         """A seat of every player in a bracket nobody has won yet."""
@@ -80,9 +93,8 @@ class Spellfire:
         done = _Scorer(replace(event, rounds=event.rounds[:-1]), len(everyone)).scored()
         pairings = round_pairings(current, decided_brackets(current), event.ref)
         single = len(spellfire_rows.brackets_of(current)) == 1
-        view = RoundView(current.number, "Final" if single else f"Round {current.number}",
-                         current.path, PAIRINGS_TEMPLATE, pairings, None, pairings=pairings,
-                         in_progress=True)
+        view = in_progress_view(current, "Final" if single else f"Round {current.number}",
+                                pairings, self.slip(event, current))
         playing = len({row.player for row in current.rows})
         return with_round_in_progress(done, event, view,
                                       current.number - 1 + rounds_to_play(playing))

@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...files.tomlkeys import KeyReader
+from ..base import PairFlag
 
 VICTORY = ("standard", "enhanced", "barbaric")
 DECK_SIZES = (55, 75, 110)
+ALLOW_FIVE = PairFlag("--allow-five", "seat winners in a bracket of five where no brackets of "
+                                      "three and four can")
+"""The organizer's choice, when five bracket winners cannot be seated in threes and fours, of
+one bracket of five rather than another chance for someone out (pairing.py)."""
 
 
 @dataclass(frozen=True, slots=True)

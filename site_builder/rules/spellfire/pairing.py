@@ -25,6 +25,7 @@ from ..base import ScoredEvent
 from .rows import FIVE, bracket_winner, brackets_of
 from .scoring import ANOTHER_CHANCE_AT, SCORED_MINIMUM
 from ..forming import Context, Formed, Table, refuse
+from .options import ALLOW_FIVE
 
 
 def bracket_sizes(players: int) -> list[int] | None:
@@ -82,11 +83,17 @@ def form(context: Context) -> Formed:
     return _later_round(context)
 
 
+def _five_allowed(context: Context) -> bool:
+    """Whether the organizer chose one bracket of five (`pair --allow-five`)."""
+    return ALLOW_FIVE.flag in context.flags
+
+
 def _round_one(context: Context) -> Formed:
     names = context.players
     brackets = first_round(names, context.rng)
     if brackets is None:
-        raise refuse(context.where, None, _unseatable_registrations(len(names), context.allow_five))
+        raise refuse(context.where, None,
+                     _unseatable_registrations(len(names), _five_allowed(context)))
     notes = []
     if len(names) < SCORED_MINIMUM:
         notes.append(f"{len(names)} players: an unscored tournament (a scored SPELLFIRE "
@@ -123,7 +130,7 @@ def _later_round(context: Context) -> Formed:
     chance, notes = _chance(context, winners, points) if (
         len(winners) == 2 or context.added) else (None, [])
     if len(winners) == FIVE and chance is None:
-        if not context.allow_five:
+        if not _five_allowed(context):
             raise refuse(latest.path, None, _five_winners(latest.number, winners, points, context))
         notes.append(f"a bracket of five: the five bracket winners of round {latest.number} "
                      "play one bracket (--allow-five)")
@@ -153,7 +160,7 @@ def _chance(context: Context, winners: list[str], points: dict[str, int]) -> tup
         raise refuse(context.where, None, f"--add '{name}': {name} has not played this event: "
                                           "after round 1 only bracket winners play, and another "
                                           "chance goes to an eliminated player")
-    if context.allow_five and len(winners) == FIVE:
+    if _five_allowed(context) and len(winners) == FIVE:
         raise refuse(context.where, None, f"--add '{name}' and --allow-five: choose one, another "
                                           f"chance for {name} (two brackets of three) or one "
                                           "bracket of five")
@@ -198,7 +205,7 @@ def _without_dropped_winners(context: Context, playing: list[str], winners: list
         raise refuse(context.where, None, f"--add '{context.added[0]}': {left}; another chance "
                                           "does not replace a winner who leaves")
     five = len(playing) == FIVE
-    sizes = [FIVE] if five and context.allow_five else bracket_sizes(len(playing))
+    sizes = [FIVE] if five and _five_allowed(context) else bracket_sizes(len(playing))
     if sizes is None:
         choices = ["pair without that --drop", *(["with --allow-five for one bracket of five"]
                                                   if five else []),

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
 from ...core.numbers import ordinal
-from ..base import Column, Official, PlayerGame, Standings, StandingRow
+from ..base import Column, Official, PlayerGame, SlipField, Standings, StandingRow
 from ..grid import Grid, GridBox, GridEntry, GridRound
-from ..pairings import Pairings, SlipField, pairings_of
+from ..pairings import Pairings, pairings_of
 from ..tiebreaks import shared_ranks
 from .rows import GameRow, brackets_of, first_rows, pending_rows, players_of
 from .scoring import Bracket, Placing, Scored, Standing
@@ -141,8 +141,8 @@ def round_pairings(round_: Round, placed: Sequence[Bracket], ref: Ref) -> Pairin
     def result_of(row: GameRow, others: list[GameRow]) -> tuple[str, str]:
         return _result(placings[(row.bracket, row.player)])
 
-    return pairings_of(round_, ref, "Bracket", pending_rows, result_of, "", slip_fields(round_),
-                       seats=seats, stage="brackets")
+    return pairings_of(round_, ref, "Bracket", pending_rows, result_of, "", seats=seats,
+                       stage="brackets")
 
 
 def _result(placing: Placing) -> tuple[str, str]:
@@ -154,9 +154,9 @@ def _result(placing: Placing) -> tuple[str, str]:
 
 
 def slip_fields(round_: Round) -> tuple[SlipField, ...]:
-    """Per game, each player's unrazed realms and a box for the game's winner: as many games as
-    the round's largest bracket can take (n players can each win once before a game n + 1 gives
-    someone a second win)."""
+    """What a result slip asks (Spellfire.slip): per game, each player's unrazed realms and a
+    box for the game's winner, for as many games as the round's largest bracket can take (n
+    players can each win once before a game n + 1 gives someone a second win)."""
     largest = max((len(players_of(rows)) for rows in brackets_of(round_).values()), default=3)
     fields: list[SlipField] = []
     for game in range(1, largest + 2):

@@ -423,8 +423,9 @@ def context_for(site, number: int, added: list[str], allow_five: bool = False) -
     event = command._load(site.root, site.root / EV)
     ruleset = RULESETS["spellfire"]
     latest = [r.player for r in event.rounds[-1].rows]
-    return Context(event, ruleset.score(event), ruleset, number, list(dict.fromkeys(latest)) + added,
-                   set(), added, random.Random(number), allow_five, event.rounds[-1].path)
+    flags = frozenset({"--allow-five"} if allow_five else ())
+    return Context(event, ruleset.score(event), number, list(dict.fromkeys(latest)) + added,
+                   set(), added, random.Random(number), flags, event.rounds[-1].path)
 
 
 def test_five_winners_and_another_chance_make_two_brackets_of_three(site, pair, run_cli):
@@ -435,11 +436,11 @@ def test_five_winners_and_another_chance_make_two_brackets_of_three(site, pair, 
     winners = [one[k][0] for k in range(1, 6)]
     chance = one[3][1]
     with pytest.raises(DataError) as refused:
-        former.form(context_for(site, 2, [chance], allow_five=True))
+        RULESETS["spellfire"].form(context_for(site, 2, [chance], allow_five=True))
     assert [p.message for p in refused.value.problems] == [
         f"--add '{chance}' and --allow-five: choose one, another chance for {chance} (two "
         "brackets of three) or one bracket of five"]
-    formed = former.form(context_for(site, 2, [chance]))
+    formed = RULESETS["spellfire"].form(context_for(site, 2, [chance]))
     assert [t.players for t in formed.tables] == [tuple(winners[:3]), (*winners[3:], chance)]
     assert formed.notes == [f"another chance: {chance} (3 points), named with --add"]
     # From the command line: the --add names a player eliminated in round 1, who played it.
