@@ -148,6 +148,7 @@ def test_the_watch_report_line_shows_changed_paths_escaped():
 def test_watch_prints_names_and_changed_files_escaped(site):
     site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0),
                {1: "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"})
+    (site.root / "content").mkdir(exist_ok=True)  # before: its creation would be a change too
     watching = Running("watch", "--source", site.root, "--out", site.out)
     try:
         watching.wait_for(r"^the whole site: ")
@@ -157,7 +158,6 @@ def test_watch_prints_names_and_changed_files_escaped(site):
             f"3,{EVIL},win\n3,Fay,loss\n", encoding="utf-8")
         watching.wait_for(r"round-2\.csv: ", since=mark)
         mark = watching.mark()
-        (site.root / "content").mkdir(exist_ok=True)
         (site.root / "content" / f"{EVIL}.md").write_text("# A page\n", encoding="utf-8")
         watching.wait_for(r"content/Eve.*: 1 error, nothing of it applied", since=mark)
     finally:
@@ -170,4 +170,4 @@ def test_watch_prints_names_and_changed_files_escaped(site):
                for line in watching.lines), output
     # a page of that name cannot be published: its error names it, and the report line the file
     assert any(f"content/{SHOWN}.md: the name '{SHOWN}' " in line for line in watching.lines)
-    assert f"content, content/{SHOWN}.md: 1 error, nothing of it applied" in output
+    assert f"content/{SHOWN}.md: 1 error, nothing of it applied" in output
