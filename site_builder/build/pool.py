@@ -1,11 +1,12 @@
-"""The work of a build that parts into pieces: each event loaded, scored and its pages drawn,
-and the pages across events drawn. Large builds share the pieces between worker processes (one a
-core, the standard library's process pool); small ones, and builds in a process that runs other
-threads (watch, serve), do them here. Each piece is the same function either way, so the output
-is byte for byte the same.
+"""The worker pool: a list of pieces of work done in forked worker processes (one a core, the
+standard library's process pool) when it is worth it, else in this process. Each piece is the
+same function either way, so the output is byte for byte the same. The build shares each event
+that changed (pipeline.event_outcome) and then each page across events (pipeline.draw_page);
+ondisk.py shares the pages it checks.
 
 Workers are forked: they start with the build's state, renderer and plan as this process has
-them, and send back only what they made (facts, records of the files written).
+them, and send back only what they made (facts, records of the files written). Small builds, and
+builds in a process that runs other threads (watch, serve), do the work here.
 """
 
 from __future__ import annotations
@@ -18,119 +19,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..pages.decks import dress
-from ..core.digests import digest
-from ..pages.facts import EventFacts, event_facts
-from ..league.load import assign_event_ids, load_event
-from ..league.namechecks import check_absences, check_names
-from ..pages.eventpages import Page, event_pages, event_warnings, output_path
-from ..core.problems import Problem, ProblemLog, sorted_problems
-from .publish import Written
-from ..rules import RULESETS
-from .state import EventUnit, PageRecord, page_digest
-
 SERIAL_BELOW = 24
 """Fewer pieces than this are done in this process: starting workers costs more."""
-
-
-@dataclass(slots=True)
-class Drawing:
-    """What drawing pages needs, the same in every process."""
-
-    out: Path | None
-    site_key: str
-    renderer: Any = None
-    publisher: Any = None
-    changed_templates: frozenset[str] = frozenset()
-    changed_on_disk: frozenset[str] = frozenset()
-    """Pages whose file is not the one their record describes (see ondisk.py)."""
-
-    def stale(self, path: str, key: str, record: PageRecord | None) -> bool:
-        return (record is None or record.key != key
-                or bool(self.changed_templates.intersection(record.templates))
-                or path in self.changed_on_disk)
-
-    def draw(self, page: Page, key: str) -> tuple[PageRecord, Written]:
-        rendered = self.renderer.render(page)
-        written = self.publisher.write(output_path(page.url), rendered.data)
-        return PageRecord(key, rendered.templates, written.size, page_digest(rendered.data),
-                          page.in_sitemap), written
-
-
-def page_key(site_key: str, made_of: tuple) -> str:
-    return digest(site_key, made_of)
-
-
-@dataclass(slots=True)
-class EventJob:
-    source: Path
-    directory: Any
-    keys: dict[str, str]
-    reports: dict[str, Any]
-    previous: dict[str, EventUnit]
-    drawing: Drawing | None
-    """None when nothing is drawn (check)."""
-
-
-@dataclass(slots=True)
-class EventOutcome:
-    slug: str
-    facts: EventFacts | None = None
-    problems: list[Problem] = field(default_factory=list)
-    has_errors: bool = False
-    pages: dict[str, PageRecord] = field(default_factory=dict)
-    written: list[Written] = field(default_factory=list)
-
-
-def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
-    """Load, score and (unless checking) draw the pages of one event that changed."""
-    slug, log = folder.name, ProblemLog()
-    outcome = EventOutcome(slug)
-    event = load_event(job.source, folder, log)
-    if event is not None:
-        assign_event_ids(event, job.directory, log)
-        check_names(event, job.directory, log)
-    if event is None or log.has_errors():
-        outcome.problems, outcome.has_errors = log.problems, log.has_errors()
-        return outcome
-    scored = dress(RULESETS[event.info.game].score(event))
-    if not scored.complete:
-        check_absences(event, job.directory, log)
-    problems = sorted_problems(log.problems + list(scored.warnings))
-    key = job.keys[slug]
-    outcome.facts = event_facts(key, scored, problems)
-    outcome.problems = problems
-    if job.drawing is None:
-        return outcome
-    drawing = job.drawing
-    report = job.reports.get(slug)
-    previous = job.previous.get(slug)
-    for page in event_pages(scored, outcome.facts.summary, report,
-                            event_warnings(problems, event.folder), key):
-        path = output_path(page.url)
-        page_digest = page_key(drawing.site_key, page.key)
-        record = previous.pages.get(path) if previous else None
-        if drawing.stale(path, page_digest, record):
-            record, written = drawing.draw(page, page_digest)
-            outcome.written.append(written)
-        outcome.pages[path] = record
-    return outcome
-
-
-def draw_page(job: tuple[Drawing, Sequence[tuple[Page, str]]], index: int
-              ) -> tuple[PageRecord, Written]:
-    """The page at `index` of the job's (page, key) list, drawn and written. Workers are sent
-    indexes: they have the pages already, as this process planned them before they forked."""
-    drawing, pages = job
-    page, key = pages[index]
-    return drawing.draw(page, key)
-
-
-# ---------------------------------------------------------------- sharing the work
 
 _JOB: tuple[Callable, Any] | None = None
 """(function, its first argument) of the pieces being shared: set before the workers fork."""
