@@ -1,4 +1,4 @@
-"""The build, as its stages: load → score → plan → render → write → finish. One engine for
+"""The build, as its stages: load → events → plan → render → write → finish. One engine for
 `build`, `check`, `watch` and `serve`.
 
 What the last build made is its state (state.py): each event's key and facts, and each published
@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core.digests import digest
-from ..core.model import ContentPage
+from ..core.model import ContentPage, Person
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..files.inputs import code_digest
 from ..league.config import SiteConfig, load_config
@@ -25,7 +25,7 @@ from ..league.load import check_source, event_folders
 from ..league.people import PLAYERS_FILE, Directory, load_directory
 from ..pages.eventpages import Page, output_path
 from ..pages.facts import EventFacts
-from ..pages.rankings import build_rankings, ranked_event
+from ..pages.rankings import GameRanking, build_rankings, ranked_event
 from ..pages.sitepages import SiteInputs, people_of, site_pages
 from ..rules import RULESETS
 from .buildresult import BuildResult, Counter, Progress, timed, url_of
@@ -70,7 +70,7 @@ class Engine:
         self.kept = Keeper(out, self.code, clean)
         self.renderer: Renderer | None = None
         self._renderer_key = ""
-        self._rankings: dict[str, tuple] = {}
+        self._rankings: dict[str, tuple[str, GameRanking]] = {}
         """Game → (the digest of its inputs, its ranking): one cache, keyed by value."""
         self._save = True
 
@@ -130,7 +130,7 @@ class Engine:
                 raise DataError(sorted_problems(problems + held_back))
             result.problems = problems
             result.config, result.events = site.config, len(units)
-            if render:
+            if drawing is not None:
                 self._publish(site, units, drawing, written, result, progress)
         except BaseException:
             if drawing is not None:
@@ -220,7 +220,8 @@ class Engine:
                                      self._game_rankings(site, facts, people), site.pages,
                                      site.home_text))
 
-    def _game_rankings(self, site: SiteLoad, facts: list[EventFacts], people: dict) -> list:
+    def _game_rankings(self, site: SiteLoad, facts: list[EventFacts],
+                       people: dict[str, Person]) -> list[GameRanking]:
         """Each game's ranking, worked out again only when what it reads changed."""
         config = site.config.rankings
         titles = {game: ruleset.title for game, ruleset in RULESETS.items()}

@@ -97,26 +97,26 @@ class EventOutcome:
 
 
 def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
-    """One event that changed, through every stage (the module's docstring lists them)."""
+    """One event that changed, through every stage (the module's docstring tells each)."""
     slug, log = folder.name, ProblemLog()
-    event = load_event(job.source, folder, log)
+    event = load_event(job.source, folder, log)                                     # 1. load
     if event is None:
         return EventOutcome(slug, problems=log.problems, has_errors=log.has_errors())
     ruleset = RULESETS[event.info.game]
-    assign_event_ids(event, job.directory, log)
-    # the rulesets score only an event that holds together
-    scored = None if log.has_errors() else ruleset.score(event)
-    check_event_names(event, job.directory, ruleset, log,
+    assign_event_ids(event, job.directory, log)                                     # 2. ids
+    scored = None if log.has_errors() else ruleset.score(event)                     # 3. score
+    check_event_names(event, job.directory, ruleset, log,                           # 4. names
                       in_progress=scored is not None and not scored.complete)
     if scored is None:
         return EventOutcome(slug, problems=log.problems, has_errors=log.has_errors())
-    add_decks(scored, ruleset)
+    add_decks(scored, ruleset)                                                      # 5. decks
     problems = sorted_problems(log.problems + list(scored.warnings))
-    outcome = EventOutcome(slug, event_facts(job.keys[slug], scored, ruleset, problems), problems)
+    facts = event_facts(job.keys[slug], scored, ruleset, problems)                  # 6. facts
+    outcome = EventOutcome(slug, facts, problems)
     if job.drawing is not None:
-        pages = event_pages(scored, outcome.facts.summary, job.reports.get(slug),
+        pages = event_pages(scored, facts.summary, job.reports.get(slug),           # 7. plan
                             event_warnings(problems, event.folder), job.keys[slug])
-        draw_stale(pages, job.drawing, job.previous.get(slug), outcome)
+        draw_stale(pages, job.drawing, job.previous.get(slug), outcome)             # 8. draw
     return outcome
 
 
@@ -135,7 +135,7 @@ def draw_stale(pages: list[Page], drawing: Drawing, previous: EventUnit | None,
     for page in pages:
         path, key = page.output_path, page_key(drawing.site_key, page.key)
         record = previous.pages.get(path) if previous else None
-        if drawing.stale(path, key, record):
+        if record is None or drawing.stale(path, key, record):
             record, written = drawing.draw(page, key)
             outcome.written.append(written)
         outcome.pages[path] = record

@@ -20,7 +20,11 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+First = TypeVar("First")
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 SERIAL_BELOW = 24
 """Fewer pieces than this are done in this process: starting workers costs more."""
@@ -34,27 +38,22 @@ def _piece(items: list) -> list:
     return [function(first, item) for item in items]
 
 
-def shared(function: Callable[[Any, Any], Any], first: Any, items: Sequence, parallel: bool,
-           weight: Callable[[Any], int] = lambda item: 1,
-           done: Callable[[int], None] | None = None) -> list:
+def shared(function: Callable[[First, Item], Result], first: First, items: Sequence[Item],
+           parallel: bool, weight: Callable[[Item], int] = lambda item: 1,
+           done: Callable[[int], None] | None = None) -> list[Result]:
     """[function(first, item) for item in items], in order, shared between worker processes when
     it is worth it. `done(n)` is told as pieces are finished."""
     global _JOB
     workers = os.cpu_count() or 1
     if not parallel or workers < 2 or len(items) < SERIAL_BELOW or not _can_fork():
-        results = []
-        for item in items:
-            results.append(function(first, item))
-            if done:
-                done(1)
-        return results
+        return _here(function, first, items, done)
     # Pieces in chunks of similar weight, the heaviest first, so the workers finish together.
     order = sorted(range(len(items)), key=lambda i: -weight(items[i]))
     chunks: list[list[int]] = [[] for _ in range(min(len(items), workers * 8))]
     for position, index in enumerate(order):
         chunks[position % len(chunks)].append(index)
     _JOB = (function, first)
-    results: list = [None] * len(items)
+    results: list[Any] = [None] * len(items)  # filled in below, each in its place
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent,
@@ -66,6 +65,16 @@ def shared(function: Callable[[Any, Any], Any], first: Any, items: Sequence, par
                     done(len(chunk))
     finally:
         _JOB = None
+    return results
+
+
+def _here(function: Callable[[First, Item], Result], first: First, items: Sequence[Item],
+          done: Callable[[int], None] | None) -> list[Result]:
+    results = []
+    for item in items:
+        results.append(function(first, item))
+        if done:
+            done(1)
     return results
 
 
