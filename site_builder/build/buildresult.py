@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..core.problems import Problem
+from ..league.config import SiteConfig
 
 Progress = Callable[[str, int, int], None]
 """Told (what is being done, pieces done, pieces) as a long build goes on."""
@@ -15,7 +16,8 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass(slots=True)
 class BuildResult:
-    config: object = None
+    config: SiteConfig | None = None
+    """The site's settings as the build read them (None when it stopped before)."""
     events: int = 0
     pages: int = 0
     """HTML pages on the site."""

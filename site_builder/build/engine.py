@@ -1,4 +1,4 @@
-"""The build, as its stages: load → score → plan → render → write → finish. One engine for
+"""The build, as its stages: load → events → plan → render → write → finish. One engine for
 `build`, `check`, `watch` and `serve`.
 
 What the last build made is its state (state.py): each event's key and facts, and each published
@@ -6,7 +6,8 @@ file's record. A build reads the inputs' digests, loads and scores only the even
 changed (or whose pages must be drawn again), plans every page, and renders a page only when
 the digest of what it is made from, or a template it was drawn with, changed — Lektor's
 recorded dependencies. With no usable state, every page is rendered into a new folder that
-replaces the old one whole. Workers (workers.py) share the events and pages of large builds.
+replaces the old one whole. Each event that changed goes through pipeline.py; the pool
+(pool.py) shares the events and pages of large builds between worker processes.
 """
 
 from __future__ import annotations
@@ -14,41 +15,44 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .buildresult import BuildResult, Counter, Progress, timed, url_of
-from ..league.config import load_config
-from ..league.content import load_content
 from ..core.digests import digest
-from ..pages.facts import EventFacts
-from .finish import extra_files
-from ..files.inputs import code_digest
-from ..league.load import event_folders
-from ..league.people import PLAYERS_FILE, load_directory
-from ..pages.eventpages import Page, output_path
+from ..core.model import ContentPage, Person
 from ..core.problems import DataError, ProblemLog, sorted_problems
-from .keeper import Keeper, StateNotSaved, settle
-from .publish import FreshFolder, InPlace, Written
-from ..pages.rankings import build_rankings, ranked_event
-from .render import Renderer
-from ..rules import RULESETS
+from ..files.inputs import code_digest
+from ..league.config import SiteConfig, load_config
+from ..league.content import load_content
+from ..league.load import check_source, event_folders
+from ..league.people import PLAYERS_FILE, Directory, load_directory
+from ..pages.eventpages import Page, output_path
+from ..pages.facts import EventFacts
+from ..pages.rankings import GameRanking, build_rankings, ranked_event
 from ..pages.sitepages import SiteInputs, people_of, site_pages
+from ..rules import RULESETS
+from .buildresult import BuildResult, Counter, Progress, timed, url_of
+from .finish import extra_files
+from .keeper import Keeper, StateNotSaved, settle
+from .pipeline import Drawing, EventJob, draw_page, event_outcome, page_key
+from .pool import folder_weight, shared
+from .publish import FreshFolder, InPlace, Publisher, Written
+from .render import Renderer
 from .state import BuildState, EventUnit, PageRecord
 from .themefiles import builtin_theme, scan_theme, theme_dirs
-from ..league.load import check_source
 from .write import check_output_folder
-from . import workers
-from .workers import Drawing, EventJob, draw_page, event_outcome, folder_weight, page_key
+
 
 @dataclass(slots=True)
 class SiteLoad:
     """The site-wide inputs, loaded every build (they are small)."""
 
-    config: object
-    directory: object
+    config: SiteConfig
+    directory: Directory
     folders: list[Path]
-    pages: list
+    """data/events/'s event folders."""
+    pages: list[ContentPage]
     """content/'s Markdown pages."""
-    home_text: object
-    reports: dict
+    home_text: ContentPage | None
+    """content/index.md."""
+    reports: dict[str, ContentPage]
     """Event slug → its report (content/events/<slug>.md)."""
     players_digest: str
     site_key: str
@@ -66,7 +70,7 @@ class Engine:
         self.kept = Keeper(out, self.code, clean)
         self.renderer: Renderer | None = None
         self._renderer_key = ""
-        self._rankings: dict[str, tuple] = {}
+        self._rankings: dict[str, tuple[str, GameRanking]] = {}
         """Game → (the digest of its inputs, its ranking): one cache, keyed by value."""
         self._save = True
 
@@ -126,7 +130,7 @@ class Engine:
                 raise DataError(sorted_problems(problems + held_back))
             result.problems = problems
             result.config, result.events = site.config, len(units)
-            if render:
+            if drawing is not None:
                 self._publish(site, units, drawing, written, result, progress)
         except BaseException:
             if drawing is not None:
@@ -142,7 +146,7 @@ class Engine:
         renderer = self._renderer(site)
         changed = frozenset(name for name, known in (state.templates.items() if state else ())
                             if renderer.template_digest(name) != known)
-        return Drawing(self.out, site.site_key, renderer,
+        return Drawing(site.site_key, renderer,
                        FreshFolder(self.out) if state is None else InPlace(self.out),
                        changed, self.kept.changed_on_disk)
 
@@ -177,8 +181,8 @@ class Engine:
                 todo.append(folder)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
         counter = Counter("Scoring events", len(todo), progress)
-        outcomes = {o.slug: o for o in workers.shared(event_outcome, job, todo, self.parallel,
-                                                        weight=folder_weight, done=counter)}
+        outcomes = {o.slug: o for o in shared(event_outcome, job, todo, self.parallel,
+                                                weight=folder_weight, done=counter)}
         units: dict[str, EventUnit] = {}
         for folder in site.folders:
             slug = folder.name
@@ -198,7 +202,7 @@ class Engine:
         return units
 
     def _unit_fresh(self, unit: EventUnit, key: str, drawing: Drawing | None,
-                    report: object) -> bool:
+                    report: ContentPage | None) -> bool:
         """Whether an event is unchanged and (when drawing) every page of it is published as
         it would be drawn now."""
         if unit.facts.key != key:
@@ -216,7 +220,8 @@ class Engine:
                                      self._game_rankings(site, facts, people), site.pages,
                                      site.home_text))
 
-    def _game_rankings(self, site: SiteLoad, facts: list[EventFacts], people: dict) -> list:
+    def _game_rankings(self, site: SiteLoad, facts: list[EventFacts],
+                       people: dict[str, Person]) -> list[GameRanking]:
         """Each game's ranking, worked out again only when what it reads changed."""
         config = site.config.rankings
         titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
@@ -265,8 +270,8 @@ class Engine:
                 records[path] = known[path]
         with timed(result.timings, "render"):
             counter = Counter("Rendering pages", len(todo), progress)
-            drawn = workers.shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
-                                   done=counter)
+            drawn = shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
+                           done=counter)
         for (page, _), (record, done) in zip(todo, drawn):
             records[output_path(page.url)] = record
             written.append(done)
@@ -313,7 +318,7 @@ class Engine:
             written.append(done)
         return written
 
-    def _delete_gone(self, old: BuildState | None, new: BuildState, publisher: object,
+    def _delete_gone(self, old: BuildState | None, new: BuildState, publisher: Publisher,
                      result: BuildResult) -> int:
         """Delete the files of pages the site no longer has; how many."""
         if old is None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .state import BuildState, PageRecord, Refused, page_digest
-from .workers import shared
+from .pool import shared
 
 BLOCK = 1 << 20
 SHARE = 400

@@ -14,10 +14,11 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .write import (delete_files, has_bytes, remove_leftovers, replace_file, swap_in,
                     write_new_file)
+
 
 class Written(NamedTuple):
     """A file handed to a publisher (by this process or a worker)."""
@@ -33,6 +34,24 @@ class Written(NamedTuple):
 
 def _written(path: str, data: bytes, written: bool, temporary: str | None = None) -> Written:
     return Written(path, len(data), written, temporary)
+
+
+class Publisher(Protocol):
+    """How a build's files reach the output folder: staged by `write` and `delete` (here or in
+    a worker), published together by `commit`, or dropped by `abandon`. Nothing reaches the
+    output before `commit`."""
+
+    def write(self, path: str, data: bytes) -> Written:
+        """Stage `data` as the file at `path` (relative to the output folder, with `/`)."""
+
+    def delete(self, path: str) -> None:
+        """Stage the deletion of a published file the site no longer has."""
+
+    def commit(self, written: list[Written]) -> None:
+        """Publish everything staged: `written` holds what every process wrote."""
+
+    def abandon(self, written: list[Written]) -> None:
+        """Drop everything staged; the published site stays as it was."""
 
 
 class FreshFolder:

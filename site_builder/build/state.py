@@ -49,7 +49,7 @@ class PageRecord(NamedTuple):
     """A published page as the build that drew it left it."""
 
     key: str
-    """The digest of the page's key and the site's settings (see engine.page_key)."""
+    """The digest of the page's key and the site's settings (see pipeline.page_key)."""
     templates: tuple[str, ...]
     size: int
     digest: bytes

@@ -11,11 +11,24 @@ the event's drops.csv.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .drops import DROPS_FILE, csv_cell
 from ..core.model import Event
 from .people import Directory, fold_letters, name_key
 from ..core.problems import ProblemLog
-from ..rules import RULESETS
+
+if TYPE_CHECKING:
+    from ..rules.base import Ruleset
+
+
+def check_event_names(event: Event, directory: Directory, ruleset: Ruleset, log: ProblemLog,
+                      in_progress: bool) -> None:
+    """Every check of the event's names, once its people have ids: slips in names, then, for
+    an event in progress (scoring says whether it is), players missing from a round."""
+    check_names(event, directory, log)
+    if in_progress:
+        check_absences(event, directory, ruleset, log)
 
 
 def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
@@ -48,7 +61,8 @@ def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
         earlier.add(name)
 
 
-def check_absences(event: Event, directory: Directory, log: ProblemLog) -> None:
+def check_absences(event: Event, directory: Directory, ruleset: Ruleset,
+                   log: ProblemLog) -> None:
     """A player who plays round N-1 and is in no later round, where round N is one everyone
     still in the event plays (ruleset.everyone_plays): scored as dropped, which is right only
     if they left. Warned once, at round N's file, unless the event's drops.csv lists them
@@ -61,12 +75,11 @@ def check_absences(event: Event, directory: Directory, log: ProblemLog) -> None:
     * a missing name that a new name of round N is likely a slip for ("Alce" for "Alice"):
       check_names has asked "did you mean" at that row, the one place to fix.
     * rounds only some play (elimination, advancers): who is missing is who lost.
-    * an event that is over (workers run this only while it is in progress): on the day the
-      warning catches a forgotten row while it can still be entered; once the event is final,
-      a player who stopped appearing is a drop, as the data contract reads it, and years of
-      archives kept before drops.csv existed must not light up with warnings."""
-    ruleset = RULESETS.get(event.info.game)
-    if ruleset is None or not event.rounds or any(round_.partial for round_ in event.rounds):
+    * an event that is over (check_event_names runs this only while it is in progress): on the
+      day the warning catches a forgotten row while it can still be entered; once the event is
+      final, a player who stopped appearing is a drop, as the data contract reads it, and years
+      of archives kept before drops.csv existed must not light up with warnings."""
+    if not event.rounds or any(round_.partial for round_ in event.rounds):
         return  # a round that lost a row to an error would make its player look gone
     last_round: dict[str, int] = {}
     for round_ in event.rounds:

@@ -3,25 +3,36 @@ the event's pages: a Deck column in every standings table and its JSON twin, the
 player's history, and the event's metagame section. Also, for every event, each player's rank
 after each round (the line of the chart on their history).
 
-Runs on a scored event, after its ruleset: the rulesets know nothing of decks.
+Runs on a scored event, after its ruleset: the rulesets know nothing of decks. The Decks
+section is counted from what `dress` returns by metagame.py, which the build imports only for
+an event that names decks (pandas).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from .deckentry import DeckEntry, deck_key
 from ..core.model import Registration
-from ..rules import RULESETS
-from ..rules.base import Column, ScoredEvent, Section, Standings
+from ..rules.base import Column, Ruleset, ScoredEvent, Standings
 
 DECK_COLUMN = Column("deck", "Deck", kind="deck", numeric=False)
 OUTCOMES = ("win", "loss", "draw")
 
 
-def dress(scored: ScoredEvent) -> ScoredEvent:
-    """The scored event with its decks and rank lines added (in place, and returned)."""
-    decks = {r.name: r for r in scored.event.registrations if r.deck}
+class EventDecks(NamedTuple):
+    """What the Decks section of an event counts (metagame.decks_section)."""
+
+    entries: tuple[DeckEntry, ...]
+    stage: str | None
+    """"cut" or "final": what the entries' `reached` counts; None when the event has neither."""
+
+
+def dress(scored: ScoredEvent, ruleset: Ruleset) -> EventDecks | None:
+    """Add the event's decks and rank lines to the scored event (in place). Its deck entries,
+    and the stage they count players reaching; None when its registrations name no decks."""
+    decks = {r.name: r for r in scored.registrations if r.deck}
     ranks = rank_lines(scored)
     if decks:
         scored.standings = with_decks(scored.standings, decks)
@@ -34,13 +45,11 @@ def dress(scored: ScoredEvent) -> ScoredEvent:
                                 deck=registration.deck if registration else None,
                                 deck_url=registration.deck_url if registration else None)
     scored.players = players
-    if decks:
-        from .metagame import event_metagame  # pandas: only builds with decks pay for it
-        stage, reached = event_stage(scored)
-        scored.decks = deck_entries(scored, reached if stage else None)
-        scored.sections += (Section("Decks", "partials/metagame.html",
-                                    event_metagame(scored.decks, stage)),)
-    return scored
+    if not decks:
+        return None
+    stage, reached = event_stage(scored, ruleset)
+    scored.decks = deck_entries(scored, reached if stage else None)
+    return EventDecks(scored.decks, stage)
 
 
 def with_decks(standings: Standings | None, decks: dict[str, Registration]
@@ -75,13 +84,12 @@ def rank_lines(scored: ScoredEvent) -> dict[str, tuple[tuple[str, int | None, in
     return {name: tuple(line) for name, line in lines.items()}
 
 
-def event_stage(scored: ScoredEvent) -> tuple[str | None, frozenset[str]]:
+def event_stage(scored: ScoredEvent, ruleset: Ruleset) -> tuple[str | None, frozenset[str]]:
     """("cut" or "final", who reached it): the stage the metagame counts players reaching.
     The cut is the first round after rounds everyone plays (Conquest's top cut); the final,
     the last round of an event of elimination rounds only, once it is over. (None, {}) when
     the event has neither (all Swiss, or not over)."""
     event = scored.event
-    ruleset = RULESETS[event.info.game]
     everyone = [ruleset.everyone_plays(event, r.number) for r in event.rounds]
     if any(everyone) and not all(everyone):
         first_cut = event.rounds[everyone.index(False, everyone.index(True))]
@@ -98,8 +106,8 @@ def deck_entries(scored: ScoredEvent, reached: frozenset[str] | None
     `reached`: who reached the cut or final, None when the event has neither."""
     if scored.standings is None:
         return ()
-    decks = {r.name: deck_key(r.deck) for r in scored.event.registrations if r.deck}
-    spelled = {r.name: " ".join(r.deck.split()) for r in scored.event.registrations if r.deck}
+    decks = {r.name: deck_key(r.deck) for r in scored.registrations if r.deck}
+    spelled = {r.name: " ".join(r.deck.split()) for r in scored.registrations if r.deck}
     entries = []
     for row in scored.standings.rows:
         name = row.player.name

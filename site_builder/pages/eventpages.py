@@ -3,7 +3,7 @@
 A `Page` names its template and a plain context, and `key`: the values it is made from (digests
 of the inputs behind it), so the build renders it again only when they change. The templates a
 page is drawn with are recorded while it renders (render.Renderer). The rest of the site's pages
-(home, archive, players, rankings) are planned from every event's facts in siteplan.py.
+(home, archive, players, rankings) are planned from every event's facts in sitepages.py.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def event_warnings(problems: list[Problem], folder: str) -> list[Problem]:
 def event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage | None,
                 warnings: list[Problem], key: str) -> list[Page]:
     """`key`: the digest of the event's inputs (its report aside, which is added here)."""
-    slug = scored.event.slug
+    slug = scored.slug
     made_of = (key, report)
     base = {"event": scored, "summary": summary}
     pages = [
@@ -92,7 +92,7 @@ def round_pairings_json(scored: ScoredEvent, round_: RoundView) -> str:
 
 
 def _event_head(scored: ScoredEvent) -> tuple:
-    info = scored.event.info
+    info = scored.info
     return info.slug, scored.display_name, info.date.isoformat(), info.game, info.format
 
 

@@ -16,8 +16,7 @@ from .deckentry import DeckEntry
 from ..core.digests import bytes_digest, digest
 from ..core.model import PlayerRef
 from ..core.problems import Problem
-from ..rules import RULESETS
-from ..rules.base import PlayerResult, RankingEntry, ScoredEvent
+from ..rules.base import PlayerResult, RankingEntry, Ruleset, ScoredEvent
 from ..core.statecodec import pack, unpack
 
 
@@ -59,10 +58,10 @@ class EventSummary:
     """The rounds whose results are all in (the feeds list them while the event runs)."""
 
 
-def summarize(scored: ScoredEvent) -> EventSummary:
-    info = scored.event.info
-    players = len(scored.standings.rows) if scored.standings else len(scored.event.registrations)
-    url, title = f"events/{info.slug}/", RULESETS[info.game].title
+def summarize(scored: ScoredEvent, ruleset: Ruleset) -> EventSummary:
+    info = scored.info
+    players = len(scored.standings.rows) if scored.standings else len(scored.registrations)
+    url, title = f"events/{info.slug}/", ruleset.title
     label = EventLabel(info.slug, url, scored.display_name, scored.subtitle, info.date, title,
                        scored.complete)
     return EventSummary(info.slug, url, scored.display_name, info.date, info.game, title,
@@ -106,7 +105,8 @@ class EventFacts:
         return self.summary.date, self.summary.slug
 
 
-def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> EventFacts:
+def event_facts(key: str, scored: ScoredEvent, ruleset: Ruleset, problems: list[Problem]
+                ) -> EventFacts:
     event = scored.event
     results = []
     for result in scored.players.values():
@@ -114,7 +114,7 @@ def event_facts(key: str, scored: ScoredEvent, problems: list[Problem]) -> Event
         results.append((result.player.id, bytes_digest(packed), packed))
     names = tuple((ref.id, name not in event.official_names, name)
                   for name, ref in sorted(event.players.items()))
-    summary = summarize(scored)
+    summary = summarize(scored, ruleset)
     ranking = tuple(scored.ranking) if scored.ranking is not None else None
     return EventFacts(key, summary, digest(summary.label), tuple(results), names, ranking,
                       scored.ranking_note, _ranking_digest(summary, ranking, scored.ranking_note),

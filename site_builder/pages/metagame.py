@@ -19,6 +19,7 @@ from fractions import Fraction
 import pandas as pd
 
 from .deckentry import DeckEntry, deck_key
+from ..rules.base import Section
 
 CHART_DECKS = 7
 """The chart of shares over time draws this many decks; the rest are one band, "Other decks"."""
@@ -92,6 +93,11 @@ def frame(entries: Iterable[tuple[str, str, DeckEntry]]) -> pd.DataFrame:
 
 def event_metagame(entries: tuple[DeckEntry, ...], stage: str | None) -> Metagame:
     return metagame(frame(("", "", e) for e in entries), stage)
+
+
+def decks_section(entries: tuple[DeckEntry, ...], stage: str | None) -> Section:
+    """An event's Decks section (partials/metagame.html): its metagame table and chart."""
+    return Section("Decks", "partials/metagame.html", event_metagame(entries, stage))
 
 
 def metagame(table: pd.DataFrame, stage: str | None) -> Metagame:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ..core.model import Event, PlayerRef
+from ..core.model import Event, EventInfo, PlayerRef, Registration
 from ..core.problems import Problem, ProblemLog
 from ..files.textfiles import ColumnSpec, CsvTable
 from ..files.tomlkeys import KeyReader
@@ -235,9 +235,14 @@ class RankingEntry:
 
 @dataclass(slots=True)
 class ScoredEvent:
-    """Everything the pages of one event show, computed once by the event's ruleset."""
+    """Everything the pages of one event show, computed once by the event's ruleset. Templates
+    get it as `event`: `event.info`, `event.slug`, `event.folder` and `event.registrations`
+    are the event's as read (docs/theming.md)."""
 
     event: Event
+    """The event as read. Templates reach what they need of it through the properties below;
+    `event.event.info` and the like still work in a theme written for them (0.2.0's default
+    theme was), but are deprecated there."""
     display_name: str
     details: tuple[tuple[str, str], ...]
     planned_rounds: int | None
@@ -262,6 +267,25 @@ class ScoredEvent:
     decks: tuple = ()
     """What the metagame tables count of an event with deck data (deckentry.DeckEntry, one per
     ranked player); empty when its registrations name no decks."""
+
+    @property
+    def info(self) -> EventInfo:
+        """The event's keys: slug, name, date, game, format, location, organizer, judges…"""
+        return self.event.info
+
+    @property
+    def slug(self) -> str:
+        return self.event.slug
+
+    @property
+    def folder(self) -> str:
+        """Its folder as messages name it: data/events/<slug>."""
+        return self.event.folder
+
+    @property
+    def registrations(self) -> tuple[Registration, ...]:
+        """Its players.csv, as read (none without one)."""
+        return self.event.registrations
 
 
 @dataclass(frozen=True, slots=True)

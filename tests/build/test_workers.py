@@ -1,7 +1,7 @@
 """A build shared between worker processes writes the same bytes as one done in one process.
 
 Large builds load, score and draw events in forked workers, then draw the pages across events
-in workers too (site_builder/workers.py); the demo alone has too few events for that, so this
+in workers too (site_builder/build/pool.py); the demo alone has too few events for that, so this
 test adds small events until there are enough."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, conquest_event, copy_demo, write_files
-from site_builder.build.workers import SERIAL_BELOW
+from site_builder.build.pool import SERIAL_BELOW
 
 NAMES = ["Ada", "Bram", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
 
