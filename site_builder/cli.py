@@ -62,10 +62,14 @@ class _Parser(argparse.ArgumentParser):
         """Adds the command's arguments once it is the command run: pair's ask the games for
         their flags, which other commands and `--help` must not wait for the games to load."""
 
-    def parse_known_args(self, args=None, namespace=None):
+    def complete(self) -> None:
+        """Adds the deferred arguments now (parsing does it; so can a test listing options)."""
         if self.arguments is not None:
             add, self.arguments = self.arguments, None
             add(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.complete()
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):

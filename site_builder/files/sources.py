@@ -183,7 +183,7 @@ def files_under(folder: Path, shown: str, source: Path, log: ProblemLog
 
 def read_bytes(path: Path, shown: str, log: ProblemLog, limit: int) -> bytes | None:
     """The file's bytes, or None after logging why not: unreadable, or over `limit` bytes (no
-    input may take a build past about 1 GB of memory: see README, "Limits")."""
+    input may take a build past about 1 GB of memory: see docs/commands.md, "Limits")."""
     try:
         size = os.stat(path).st_size
         if size <= limit:
@@ -195,7 +195,7 @@ def read_bytes(path: Path, shown: str, log: ProblemLog, limit: int) -> bytes | N
         return None
     if size > limit:
         log.error(shown, None, f"is {_size(size)}: the largest such a file may be is "
-                               f"{_size(limit)} (see the README's Limits)")
+                               f"{_size(limit)} (see Limits in docs/commands.md)")
         return None
     return data
 

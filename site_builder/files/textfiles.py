@@ -28,7 +28,7 @@ BOM = "\ufeff"
 LIMITS = {".md": 2_000_000, ".csv": 2_000_000, ".toml": 1_000_000}
 """The largest text file of each kind, in bytes: a report of 2 MB is a long book, a round file
 of 2 MB holds ten thousand players. Without a cap, one committed file could take the build past
-the memory of the machine building it (a 50 MB report needed 2.5 GB): see README, "Limits"."""
+the memory of the machine building it (a 50 MB report needed 2.5 GB): see docs/commands.md, "Limits"."""
 MAX_ROWS = 10_000
 """The most rows a round or registration file may have (one round of 10,000 players builds in
 about 0.2 GB)."""
@@ -101,7 +101,7 @@ def read_csv(path: Path, shown: str, spec: ColumnSpec, log: ProblemLog,
         return None
     if text.count("\n") > max_rows + 1 and _records(text) > max_rows + 1:
         log.error(shown, None, f"has more than {max_rows:,} rows, the most a file of this kind "
-                               "may have (see the README's Limits)")
+                               "may have (see Limits in docs/commands.md)")
         return None
     records = _Records(text, shown, log)
     first = next(records, None)

@@ -2,7 +2,7 @@
 season and year by year. Counted with pandas (imported only by builds that have deck data);
 the ratios are made exact (Fractions) from pandas' integer counts, and rounded only on the page.
 
-What is counted (README, "Decks and the metagame"):
+What is counted (docs/rankings-and-decks.md):
 * share: the deck's players over every ranked player of the events counted;
 * win rate: (wins + half the draws) over the deck's matches against other decks, mirrors (every
   opponent on the same deck) and games against nobody (byes, unpaired losses) left out. At a

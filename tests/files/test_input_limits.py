@@ -1,5 +1,5 @@
 """No single input may take a build past about 1 GB of memory (issue 18, point 9): each kind of
-file has a documented largest size (README, "Limits"); above it the file gets a clear message,
+file has a documented largest size (docs/commands.md, "Limits"); above it the file gets a clear message,
 and a site with every input at its limit builds well under 1 GB, measured here."""
 
 from __future__ import annotations
