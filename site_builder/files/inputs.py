@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,11 +53,20 @@ class FileDigests:
         known = self.known.get(path)
         if known is not None and known[0] == stamp and info.st_mtime_ns < self.checked_ns - RACY_NS:
             return known[1]
+        if not stat.S_ISREG(info.st_mode):
+            return None  # a named pipe or device: opening it could wait for ever (reported as such)
         try:
-            with open(path, "rb") as handle:
-                found = hashlib.file_digest(handle, "blake2b").hexdigest()[:32]
+            # O_NONBLOCK: were it swapped for a pipe since the stat, the open returns at once
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         except OSError:
             return None
+        with open(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            try:
+                found = hashlib.file_digest(handle, "blake2b").hexdigest()[:32]
+            except OSError:
+                return None
         self.known[path] = (stamp, found)
         return found
 

@@ -103,14 +103,15 @@ def test_links_inside_the_site_and_linked_top_level_folders_are_followed(site, r
     assert "The club." in (site.out / "club/index.html").read_text()
 
 
-def _writer_that_never_comes(fifo) -> None:
-    """Opens the pipe's other end only if a reader is there: a build that tried to read it
-    would have blocked, and the test's timeout would show it."""
+def _writer_that_never_comes(fifo, found_waiting: threading.Event) -> None:
+    """Opens the pipe's other end only if a reader is there (else the open fails at once): a
+    build that tried to read it is blocked, and this releases it and says so."""
     try:
         fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        os.close(fd)
     except OSError:
-        pass
+        return
+    found_waiting.set()
+    os.close(fd)
 
 
 @pytest.mark.parametrize("path", ["content/pipe.md", f"{EV}/round-2.csv",
@@ -120,12 +121,14 @@ def test_a_named_pipe_is_skipped_unread(site_with_secret, run_cli, path):
     site = site_with_secret
     (site.root / path).parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(site.root / path)
-    timer = threading.Timer(20, _writer_that_never_comes, [site.root / path])
+    found_waiting = threading.Event()
+    timer = threading.Timer(10, _writer_that_never_comes, [site.root / path, found_waiting])
     timer.start()  # unblocks a build stuck reading the pipe, so the test fails instead of hanging
     try:
         result = run_cli("build", "--source", site.root, "--out", site.out)
     finally:
         timer.cancel()
+    assert not found_waiting.is_set(), f"the build waited to read {path}, a named pipe"
     assert result.code == 0, result.err
     assert f"{path}: warning: is a named pipe, not a file: skipped unread" in result.err
 
