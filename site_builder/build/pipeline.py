@@ -37,7 +37,8 @@ from ..pages.decks import dress
 from ..pages.eventpages import Page, event_pages, event_warnings
 from ..pages.facts import EventFacts, event_facts
 from ..rules import RULESETS
-from ..rules.base import Ruleset, ScoredEvent
+from ..rules.base import Ruleset
+from ..rules.views import ScoredEvent
 from .publish import Publisher, Written
 from .render import Renderer
 from .state import EventUnit, PageRecord, page_digest

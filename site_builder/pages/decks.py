@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from .deckentry import DeckEntry, deck_key
 from ..core.model import Registration
-from ..rules.base import Column, Ruleset, ScoredEvent, Standings
+from ..rules.base import Ruleset
+from ..rules.views import Column, ScoredEvent, Standings
 
 DECK_COLUMN = Column("deck", "Deck", kind="deck", numeric=False)
 OUTCOMES = ("win", "loss", "draw")

@@ -17,7 +17,7 @@ from .facts import EventSummary
 from ..core.jsonfile import dump_json
 from ..core.model import ContentPage
 from ..core.problems import Problem
-from ..rules.base import RoundView, ScoredEvent, Standings, as_json_number
+from ..rules.views import RoundView, ScoredEvent, Standings, as_json_number
 from ..rules.pairings import pairings_json
 
 

@@ -16,7 +16,8 @@ from .deckentry import DeckEntry
 from ..core.digests import bytes_digest, digest
 from ..core.model import PlayerRef
 from ..core.problems import Problem
-from ..rules.base import PlayerResult, RankingEntry, Ruleset, ScoredEvent
+from ..rules.base import Ruleset
+from ..rules.views import PlayerResult, RankingEntry, ScoredEvent
 from ..core.statecodec import pack, unpack
 
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 import pandas as pd
 
 from .deckentry import DeckEntry, deck_key
-from ..rules.base import Section
+from ..rules.views import Section
 
 CHART_DECKS = 7
 """The chart of shares over time draws this many decks; the rest are one band, "Other decks"."""

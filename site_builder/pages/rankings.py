@@ -21,7 +21,7 @@ from ..league.config import RankingsConfig
 from ..core.jsonfile import dump_json
 from ..core.model import Person
 from .facts import EventFacts
-from ..rules.base import RankingEntry
+from ..rules.views import RankingEntry
 from ..rules.tiebreaks import shared_ranks
 
 RECENT_CONTRIBUTIONS = 10

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core.model import PlayerRef
-from .base import BracketGame, BracketRound, BracketSlot
+from .views import BracketGame, BracketRound, BracketSlot
 
 
 @dataclass(frozen=True, slots=True)

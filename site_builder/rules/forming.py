@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..core.model import Event
 from ..core.problems import DataError, Problem
-from .base import ScoredEvent
+from .views import ScoredEvent
 
 
 @dataclass(slots=True)

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..core.model import Event, PlayerRef, Round
 from ..core.problems import ProblemLog
-from .base import PlayerGame, PlayerResult, RoundView, ScoredEvent, SlipField
+from .base import SlipField
+from .views import PlayerGame, PlayerResult, RoundView, ScoredEvent
 from .seating import tables_of
 
 PLAYING = "playing"

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.model import Event, PlayerRef, Round
 from ..core.problems import ProblemLog
-from .base import PlayerGame
+from .views import PlayerGame
 from .seating import tables_of
 from .swiss import MISSED, Game, SwissRecord
 from .tiebreaks import Schedule, schedule

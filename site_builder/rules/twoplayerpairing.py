@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from .base import ScoredEvent
+from .views import ScoredEvent
 from .elimination import round_label
 from . import bracketpairing as elimination
 from . import swisspairing as swiss

@@ -136,7 +136,7 @@ def test_a_state_of_the_wrong_shape_is_a_full_build(built, change, said):
 
 def test_the_codec_reads_back_what_it_wrote_and_nothing_else():
     from site_builder.core.model import PlayerRef
-    from site_builder.rules.base import PlayerGame, PlayerResult
+    from site_builder.rules.views import PlayerGame, PlayerResult
     result = PlayerResult(PlayerRef("Zoë \u202e", "zoe"), 3, "Top 8", "12", "4–1–0",
                           (PlayerGame(1, "Round 1", "4", (PlayerRef("Ann", "ann"),), "Win",
                                       "3", "win"),),

@@ -40,8 +40,9 @@ MARBLES = '''
 
 from dataclasses import dataclass, replace
 
-from site_builder.rules.base import (Column, PlayerGame, PlayerResult, RoundView, Ruleset,
-                                     ScoredEvent, SlipField, StandingRow, Standings)
+from site_builder.rules.base import Ruleset, SlipField
+from site_builder.rules.views import (Column, PlayerGame, PlayerResult, RoundView, ScoredEvent,
+                                      StandingRow, Standings)
 from site_builder.files.textfiles import ColumnSpec
 from site_builder.rules.pairings import (in_progress_view, pairings_of, round_in_progress,
                                          with_round_in_progress)

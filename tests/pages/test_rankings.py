@@ -17,7 +17,7 @@ from site_builder.build import build
 from site_builder.league.config import RankingsConfig
 from site_builder.core.model import Person, PlayerRef
 from site_builder.pages.rankings import EventRef, RankedEvent, build_rankings, ranking_json
-from site_builder.rules.base import RankingEntry
+from site_builder.rules.views import RankingEntry
 from spellfire_events import HEADER, NINE, bracket, event
 
 # NINE, worked by hand in test_spellfire: A 4 + 10 = 14, E 4 + 6 = 10, H 4 + 4 = 8; the round-1

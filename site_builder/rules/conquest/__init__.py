@@ -14,8 +14,8 @@ from ...core.numbers import ordinal
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, Ruleset, ScoredEvent,
-                    SlipField, Standings)
+from ..base import Ruleset, SlipField
+from ..views import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            round_label)
 from ..forming import Context, Formed

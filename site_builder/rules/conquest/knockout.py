@@ -10,7 +10,8 @@ points (the rankings count tournament points, which only Swiss rounds give).
 from __future__ import annotations
 
 from ...core.model import Event
-from ..base import Bracket, Column, PlayerGame, PlayerResult, RoundView, ScoredEvent, Standings, StandingRow
+from ..views import (Bracket, Column, PlayerGame, PlayerResult, RoundView, ScoredEvent, Standings,
+                     StandingRow)
 from ..elimination import Match, bracket_size, build_bracket, champion, expected_games, progress, round_label
 from ..tiebreaks import shared_ranks
 from ..twoplayer import is_complete, status_line

@@ -6,7 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import Column, PlayerGame, SlipField, Standings, StandingRow
+from ..base import SlipField
+from ..views import Column, PlayerGame, Standings, StandingRow
 from ..elimination import Match, Progress, bracket_size, finish_label, round_label
 from ..swiss import MISSED, SwissRecord, attendance_notes
 from ..twoplayer import Absence, game_lines, record_line, result_counts, seating

@@ -17,8 +17,8 @@ from ...core.numbers import ordinal
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import (Bracket, PlayerResult, RankingEntry, RoundView, Ruleset, ScoredEvent,
-                    Section, SlipField, Standings)
+from ..base import Ruleset, SlipField
+from ..views import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Section, Standings
 from ..elimination import Match, build_bracket, round_label
 from ..forming import Context, Formed
 from ..pairings import in_progress_view, with_round_in_progress

@@ -6,7 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import BracketGame, BracketRound, BracketSlot, Column, PlayerGame, Standings, StandingRow
+from ..views import (BracketGame, BracketRound, BracketSlot, Column, PlayerGame, Standings,
+                     StandingRow)
 from .armageddon import BRACKET_NAMES, Place, Placed
 from .matches import MatchResult
 from .multiplayer import TIEBREAK_LABELS, Ranked, Result

@@ -16,7 +16,8 @@ from ...core.numbers import ordinal, percent_text
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import Bracket, PlayerResult, RoundView, Ruleset, ScoredEvent, SlipField, Standings
+from ..base import Ruleset, SlipField
+from ..views import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
 from ..elimination import build_bracket, bracket_size, round_label
 from ..grid import TEMPLATE as GRID_TEMPLATE
 from ..forming import Context, Formed

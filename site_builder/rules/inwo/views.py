@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ...core.model import PlayerRef
 from ...core.numbers import ordinal, percent_text
-from ..base import Column, PlayerGame, Standings, StandingRow
+from ..views import Column, PlayerGame, Standings, StandingRow
 from ..elimination import bracket_size, finish_label, round_label
 from ..grid import Grid, GridBox, GridEntry, GridRound
 from ..tiebreaks import decided_by

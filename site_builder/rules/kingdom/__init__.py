@@ -35,7 +35,8 @@ from ...core.numbers import ordinal
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import PlayerResult, RankingEntry, RoundView, Ruleset, ScoredEvent, SlipField, Standings
+from ..base import Ruleset, SlipField
+from ..views import PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..forming import Context, Formed
 from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
                         with_round_in_progress)

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
-from ..base import Column, PlayerGame, SlipField, Standings, StandingRow
+from ..base import SlipField
+from ..views import Column, PlayerGame, Standings, StandingRow
 from ..swiss import MISSED, Game, SwissRecord, attendance_notes
 from ..twoplayer import (BYE, UNPAIRED_LOSS, Absence, Ref, game_lines, record_line, result_counts,
                          seating)

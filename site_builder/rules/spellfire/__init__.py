@@ -15,8 +15,8 @@ from ...core.model import Event, Round
 from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
-from ..base import (Bracket, Official, PlayerResult, RankingEntry, RoundView, Ruleset,
-                    ScoredEvent, SlipField)
+from ..base import Ruleset, SlipField
+from ..views import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
 from ..grid import TEMPLATE as GRID_TEMPLATE
 from ..forming import Context, Formed
 from ..pairings import (check_in_progress, in_progress_view, round_in_progress,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..base import ScoredEvent
+from ..views import ScoredEvent
 from .rows import FIVE, bracket_winner, brackets_of
 from .scoring import ANOTHER_CHANCE_AT, SCORED_MINIMUM
 from ..forming import Context, Formed, Table, refuse

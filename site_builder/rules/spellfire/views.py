@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
 from ...core.numbers import ordinal
-from ..base import Column, Official, PlayerGame, SlipField, Standings, StandingRow
+from ..base import SlipField
+from ..views import Column, Official, PlayerGame, Standings, StandingRow
 from ..grid import Grid, GridBox, GridEntry, GridRound
 from ..pairings import Pairings, pairings_of
 from ..tiebreaks import shared_ranks
