@@ -43,12 +43,17 @@ class WatchLoop:
     def run(self) -> int:
         """The first build, then the watcher (and the server) until Ctrl-C or `kill`."""
         progress = ProgressLine() if sys.stderr.isatty() else None  # as `build` shows it
-        self._attempt(lambda: self.session.build_all(progress=progress), first=True)
-        if progress:
-            progress.clear()
         watcher = Watcher(self.source, lambda batch: self._attempt(
             lambda: self.session.rebuild(batch)))
-        watcher.start()
+        watcher.observe()  # before the first build: what is saved while it runs is not lost
+        try:
+            self._attempt(lambda: self.session.build_all(progress=progress), first=True)
+        except BaseException:
+            watcher.stop()
+            raise
+        if progress:
+            progress.clear()
+        watcher.deliver()
         self._announce()
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
         try:

@@ -113,6 +113,13 @@ class Watcher(FileSystemEventHandler):
         self._thread = threading.Thread(target=self._run, name="site-builder-watch", daemon=True)
 
     def start(self) -> None:
+        """Watch, and hand each burst of changes to `on_change`."""
+        self.observe()
+        self.deliver()
+
+    def observe(self) -> None:
+        """Start noting changes, without handing them on yet: `watch` observes before its first
+        build, so that a file saved while that build runs is rebuilt once it is done."""
         # The site's folder itself only for site.toml and the input folders coming and going:
         # the output folder (_site, often inside it) is replaced whole by a build, and
         # watchdog's watch of a tree deleted under it broke off, silently, for good.
@@ -120,6 +127,9 @@ class Watcher(FileSystemEventHandler):
         for name in LINKABLE:
             self._watch_input(name)
         self.observer.start()
+
+    def deliver(self) -> None:
+        """Hand the changes noted so far, and each burst from now on, to `on_change`."""
         self._thread.start()
 
     def _watch_input(self, name: str, made: bool = False) -> None:
@@ -157,7 +167,8 @@ class Watcher(FileSystemEventHandler):
             self._lock.notify_all()
         self.observer.stop()
         self.observer.join(timeout=5)
-        self._thread.join(timeout=5)
+        if self._thread.ident is not None:  # delivering had begun
+            self._thread.join(timeout=5)
 
     # -- watchdog's side: note what changed
 

@@ -19,6 +19,8 @@ from conftest import conquest_event, copy_demo, write_files
 from site_builder.live.session import Session as Project
 from site_builder.live.watch import Watcher, relevant
 
+pytestmark = pytest.mark.slow  # a real file watcher, waiting for its rebuilds
+
 EV = "data/events/2024-05-18-cup"
 ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
 ROUND_2 = "table,player,result\n1,Ada,win\n1,Cleo,loss\n2,Bram,win\n2,Dan,loss\n"
@@ -212,6 +214,35 @@ def test_stopping_the_watcher_ends_its_thread(tmp_path):
     before = threading.active_count()
     running.stop()
     assert threading.active_count() < before
+
+
+def test_a_file_saved_before_delivery_begins_is_handed_on_once_it_does(tmp_path):
+    """`watch` observes before its first build and delivers after it: a round saved while the
+    first build runs is rebuilt once that build is done, not lost until the next save."""
+    write_files(tmp_path / "site", {f"{EV}/event.toml": conquest_event(), f"{EV}/round-1.csv": ROUND_1})
+    batches: list[list[str]] = []
+    handed_on = threading.Event()
+    watcher = Watcher(tmp_path / "site", lambda batch: (batches.append(batch), handed_on.set()))
+    watcher.observe()
+    try:
+        (tmp_path / "site" / EV / "round-2.csv").write_text(ROUND_1)  # during the "first build"
+        time.sleep(1.0)  # well past the quiet moment: nothing is handed on before delivery
+        assert batches == []
+        watcher.deliver()
+        assert handed_on.wait(10), "the change saved before delivery was lost"
+    finally:
+        watcher.stop()
+    assert batches == [[f"{EV}/round-2.csv"]]
+
+
+def test_a_watcher_stopped_before_delivering_stops(tmp_path):
+    """A first build that fails for good (a bad --out) stops the watcher it started."""
+    write_files(tmp_path / "site", {f"{EV}/event.toml": conquest_event(), f"{EV}/round-1.csv": ROUND_1})
+    before = threading.active_count()
+    watcher = Watcher(tmp_path / "site", lambda batch: None)
+    watcher.observe()
+    watcher.stop()
+    assert threading.active_count() == before
 
 
 def test_a_saves_temporary_file_is_not_reported(session):
