@@ -8,14 +8,15 @@ PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
 DEMO   := examples/northern-league
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
 
-.PHONY: help site serve watch check test bench golden chromium clean
+.PHONY: help site serve watch check test test-fast bench golden chromium clean
 
 help:
 	@echo "make site   build the demo league (examples/northern-league) into _site/ (sets up .venv on first use)"
 	@echo "make serve  build, preview on http://127.0.0.1:8000/ and rebuild as files change"
 	@echo "make watch  the same without the server (rebuilds _site/ as files change)"
 	@echo "make check  validate the data without building"
-	@echo "make test   install test tools (and Debian's chromium) and run the tests"
+	@echo "make test   install test tools (and Debian's chromium) and run every test, on every core"
+	@echo "make test-fast  the quick loop while working: every test not marked slow (no browser, server or watcher)"
 	@echo "make bench  time a full build and a watch-mode rebuild on a 1,000-event archive"
 
 $(BIN)/python:
@@ -48,8 +49,13 @@ chromium:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null \
 	  || echo "Could not install chromium: browser tests will be skipped."; }
 
+# -n auto: one pytest worker per core (pytest-xdist); each test file's tests stay together.
 test: $(VENV)/.installed-test chromium
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
+
+# The quick loop: everything but the tests marked slow (see pyproject.toml's markers).
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not slow"
 
 # Writes bench/results.json; the synthetic archive is generated once into bench/archive/.
 bench: $(VENV)/.installed

@@ -279,6 +279,13 @@ def require_chromium() -> None:
     pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: make chromium)")
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """A browser test is a slow one: `make test-fast` (-m "not slow") leaves it out."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     require_chromium()

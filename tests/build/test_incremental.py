@@ -23,6 +23,8 @@ from site_builder.build import build
 from site_builder.core.problems import DataError
 from site_builder.live.session import Session
 
+pytestmark = pytest.mark.slow  # builds the demo again and again, random edits against clean builds
+
 EVENTS = "data/events"
 
 

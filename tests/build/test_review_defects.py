@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import tracemalloc
 
+import pytest
+
 from conftest import conquest_event, write_files
 from site_builder.live.session import Session
 
@@ -46,6 +48,7 @@ def test_a_captured_table_has_the_length_of_what_the_page_shows(site):
     assert table.count("<tr") == PLAYERS + 1  # the heading row and one row a player
 
 
+@pytest.mark.slow
 def test_a_long_session_keeps_no_growing_cache(tmp_path):
     """A watch session republishing round after round with new results holds no more memory
     after thirty rebuilds than after ten: nothing drawn is kept between rebuilds beyond the

@@ -26,6 +26,8 @@ from site_builder.build.state import MAGIC, _LENGTH, load_state, save_state, sta
 from site_builder.core.statecodec import Damaged, pack, unpack
 from test_unreadable_and_full import run as run_limited
 
+pytestmark = pytest.mark.slow  # each test builds the demo, then damages its state
+
 PAGES = 297
 """HTML and JSON pages of the demo: a full build draws every one."""
 

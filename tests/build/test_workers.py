@@ -38,6 +38,7 @@ for name, parallel in (("shared", True), ("alone", False)):
 """
 
 
+@pytest.mark.slow
 def test_workers_write_what_one_process_writes(tmp_path):
     """Both builds run in a new process: workers are forked only by a process that runs no
     other threads, and the test process may have some (browsers, watchers)."""

@@ -78,6 +78,7 @@ print(json.dumps({"code": code, "peak_mb": resource.getrusage(resource.RUSAGE_SE
 """
 
 
+@pytest.mark.slow
 def test_every_input_at_its_limit_builds_well_under_a_gigabyte(cup, capsys):
     """The largest inputs allowed, all at once: a 10,000-player round, its registrations, a
     report just under 2 MB, a player directory of 100,000 people. `/usr/bin/time -v` reports the

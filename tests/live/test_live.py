@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import Running, conquest_event, write_files
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # real servers on 127.0.0.1, with deadlines waited out
 EV = "data/events/2024-05-18-cup"
 ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
 

@@ -15,6 +15,8 @@ from conftest import write_files
 from site_builder.core.problems import Problem
 from site_builder.live.serve import LiveState, serve_in_thread
 
+pytestmark = pytest.mark.slow  # real servers on 127.0.0.1, with deadlines waited out
+
 SITE = {
     "index.html": "<!doctype html><html><head><title>League</title></head>"
                   "<body><h1>League</h1></body></html>\n",

@@ -18,6 +18,9 @@ from site_builder.live.watch import STILL_OPEN_LIMIT, Watcher
 SLUG = "2024-06-01-night"
 HEADER = "table,player,result\n"
 ROWS = "1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
+
+pytestmark = pytest.mark.slow  # a real file watcher, waiting for its rebuilds
+
 MOVER = """
 import os, sys, time
 staging, folder, header, rows = sys.argv[1:]

@@ -8,6 +8,8 @@ import pytest
 
 from conftest import Running, conquest_event, write_files
 
+pytestmark = pytest.mark.slow  # a real file watcher, waiting for its rebuilds
+
 EV = "data/events/2024-05-18-cup"
 ROUND_1 = "table,player,result\n1,Ada,win\n1,Bram,loss\n2,Cleo,win\n2,Dan,loss\n"
 TEMPLATE = "themes/default/templates/404.html"

@@ -12,6 +12,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from conftest import conquest_event, read_page
 from site_builder.build import build
 from site_builder.league.config import RankingsConfig
@@ -352,6 +354,7 @@ def test_a_correction_to_a_games_only_event_keeps_everyone_ranked(site, tmp_path
     assert json_rows(out, "conquest") == expected
 
 
+@pytest.mark.slow
 def test_rankings_after_random_corrections_equal_rankings_built_from_scratch(site, tmp_path):
     """Four one-round Conquest events of 56 players drawn from a pool of 150 (129 ranked, so two
     pages; 0, 4 or 5 points an event, so many shared ranks). Each step corrects one event,
