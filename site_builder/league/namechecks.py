@@ -31,7 +31,10 @@ def check_event_names(event: Event, directory: Directory, ruleset: Ruleset, log:
         check_absences(event, directory, ruleset, log)
 
 
-def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
+def check_names(event: Event, directory: Directory, log: ProblemLog,
+                close_is_error: bool = False) -> None:
+    """Warn of late arrivals and of names close to another's. With `close_is_error` (pair,
+    which would otherwise seat a typo as a new player) a close name is an error."""
     first_seen = _first_appearances(event)
     registered = {name_key(r.name) for r in event.registrations}
     # a round that lost a row to an error would make its player look late in the next one
@@ -51,9 +54,9 @@ def check_names(event: Event, directory: Directory, log: ProblemLog) -> None:
         late = f" first plays in round {number}, and" if number > 1 and whole else ""
         if close:
             other, where = close[0]
-            log.warning(path, line, f'"{name}"{late} is very close to "{other}" ({where}): did '
-                        f'you mean "{other}"? If they are two people, list both in '
-                        "data/players.csv.")
+            say = log.error if close_is_error else log.warning
+            say(path, line, f'"{name}"{late} is very close to "{other}" ({where}): did you mean '
+                            f'"{other}"? If they are two people, list both in data/players.csv.')
         elif number > 1 and whole and name_key(name) not in registered:
             log.warning(path, line, f"{name} first plays in round {number}, not in the rounds "
                         "before: a late arrival (list them in the event's players.csv to say "

@@ -22,8 +22,10 @@ from ..league.drops import DROPS_FILE, current_text, drops_text
 from ..league.drops import csv_cell as _csv_cell
 from ..league.load import EVENTS_DIR, assign_event_ids, load_event
 from ..core.model import Event
+from ..league.namechecks import check_names
 from ..league.people import Directory, load_directory
-from ..core.problems import ConfigError, DataError, ProblemLog, sorted_problems, terminal_safe
+from ..core.problems import (ConfigError, DataError, Problem, ProblemLog, sorted_problems,
+                             terminal_safe)
 from ..rules import RULESETS
 from ..rules.base import Ruleset
 from ..rules.forming import Context, Formed, Table, refuse
@@ -89,6 +91,7 @@ def plan_next_round(request: Request) -> NextRound:
         ruleset = RULESETS[event.info.game]
         number = event.rounds[-1].number + 1 if event.rounds else 1
         _refuse_if_not_ready(event, ruleset, number)
+        _refuse_likely_typos(event, directory, number)
         players = who_plays(event, ruleset, request.drop, request.add, number, directory)
         notice.now(f"scoring its {len(event.rounds)} rounds")
         scored = ruleset.score(event)
@@ -168,6 +171,21 @@ def _refuse_if_not_ready(event: Event, ruleset: Ruleset, number: int) -> None:
     if event.info.status == "final":
         raise refuse(f"{event.folder}/event.toml", event.line_of("status"),
                      "status = \"final\": the event is over, there is no next round to pair")
+
+
+def _refuse_likely_typos(event: Event, directory: Directory, number: int) -> None:
+    """A name one slip from another player's ("Priya Niar" beside "Priya Nair") is only a
+    warning to `build`, but `pair` would seat it as a new player and the site would give it a
+    page: it is an error here, fixed (or listed as two people) before round `number`."""
+    log = ProblemLog()
+    check_names(event, directory, log, close_is_error=True)
+    errors = [problem for problem in log.problems if problem.is_error]
+    if errors:
+        lead = Problem(f"{EVENTS_DIR}/{Path(event.folder).name}", None,
+                       f"round {number} is not paired: a name below is likely a typo of "
+                       "another player's (fix it in its round file, or list both people in "
+                       "data/players.csv)")
+        raise DataError([lead] + sorted_problems(errors))
 
 
 def _seed(event: Event, number: int) -> int:

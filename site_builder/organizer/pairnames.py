@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..league.drops import DROPS_FILE
 from ..league.load import REGISTRATIONS_FILE
 from ..core.model import Event
+from ..league.namechecks import NameIndex, directory_index
 from ..league.people import Directory
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..rules.base import Ruleset
@@ -125,12 +126,29 @@ def _added(given: list[str], lines: dict[str, int], event: Event, directory: Dir
             log.error(where, None, f"--add '{typed}': the same person as {written[person]} (id "
                                    f"'{person}'), as the event writes them: expected --add "
                                    f"'{written[person]}'")
+        elif slip := _likely_typo(name, written.values(), directory):
+            other, found_in = slip
+            log.error(where, None, f"--add '{typed}': very close to {other} ({found_in}): did "
+                                   f"you mean --add '{other}'? If they are two people, list "
+                                   "both in data/players.csv")
         elif person in added and added[person] != name:
             log.error(where, None, f"--add '{typed}': the same person as --add "
                                    f"'{added[person]}' (id '{person}'): name each player once")
         else:
             added.setdefault(person, name)
     return list(added.values())
+
+
+def _likely_typo(name: str, event_names, directory: Directory) -> tuple[str, str] | None:
+    """The player `name` is likely a slip for, and where they are written ("the event",
+    "data/players.csv"), unless both are listed in data/players.csv as two people."""
+    close = [(other, "the event") for other in NameIndex(event_names).close_to(name)]
+    if not directory.listed(name):
+        close += [(other, "data/players.csv") for other in directory_index(directory).close_to(name)]
+    close = [(other, where) for other, where in close
+             if directory.id_for(other) != directory.id_for(name)
+             and not (directory.listed(name) and directory.listed(other))]
+    return close[0] if close else None
 
 
 def _listed_as_gone(name: str, gone: dict[str, tuple[int, int]]) -> str:
