@@ -44,7 +44,7 @@ class WatchLoop:
         """The first build, then the watcher (and the server) until Ctrl-C or `kill`."""
         progress = ProgressLine() if sys.stderr.isatty() else None  # as `build` shows it
         watcher = Watcher(self.source, lambda batch: self._attempt(
-            lambda: self.session.rebuild(batch)))
+            lambda: self.session.rebuild(batch), changed=batch))
         watcher.observe()  # before the first build: what is saved while it runs is not lost
         try:
             self._attempt(lambda: self.session.build_all(progress=progress), first=True)
@@ -74,11 +74,12 @@ class WatchLoop:
                                "themselves; Ctrl-C to stop)"))
         _say("Watching data/, content/, themes/ and site.toml for changes.")
 
-    def _attempt(self, build: Callable[[], Report], first: bool = False) -> None:
+    def _attempt(self, build: Callable[[], Report], first: bool = False,
+                 changed: list[str] | None = None) -> None:
         """Run a build or rebuild and report it; what it raises is said, and the next change
         builds the whole site again."""
         try:
-            self._report(build())
+            self._report(build(), changed)
         except ConfigError as exc:
             if first:  # the command line itself is unusable (an --out that is not a build)
                 raise
@@ -93,10 +94,13 @@ class WatchLoop:
                          "site-builder (please report it with the file you changed); the next "
                          "change rebuilds the whole site.")
 
-    def _report(self, report: Report) -> None:
+    def _report(self, report: Report, changed: list[str] | None = None) -> None:
+        """Every error; every warning of the files just changed (and of their event), which
+        still stands after the save; and any other warning the first time it appears."""
         problems = report.problems
-        print_problems([p for p in problems if p.is_error or p not in self.shown],
-                       str(self.source))
+        touched = _touched(changed or [])
+        print_problems([p for p in problems if p.is_error or p not in self.shown
+                        or _place(p.path) in touched], str(self.source))
         self.shown = set(problems)
         _say(report.line())
         for note in report.notes:
@@ -135,6 +139,17 @@ class WatchLoop:
             self.serving.live.close()
             self.serving.server.shutdown()
             self.serving.server.server_close()
+
+
+def _place(path: str) -> str:
+    """What a problem's file belongs to: its event's folder (data/events/<slug>), or itself."""
+    parts = path.split("/")
+    return "/".join(parts[:3]) if parts[:2] == ["data", "events"] and len(parts) > 3 else path
+
+
+def _touched(changed: list[str]) -> set[str]:
+    """The places a rebuild's changed files belong to (see _place)."""
+    return {_place(path) for path in changed}
 
 
 def _say(line: str) -> None:

@@ -171,3 +171,31 @@ def test_watch_prints_names_and_changed_files_escaped(site):
     # a page of that name cannot be published: its error names it, and the report line the file
     assert any(f"content/{SHOWN}.md: the name '{SHOWN}' " in line for line in watching.lines)
     assert f"content/{SHOWN}.md: 1 error, nothing of it applied" in output
+
+
+@pytest.mark.slow  # a real watcher
+def test_watch_says_a_standing_warning_again_at_each_save_of_its_event(site):
+    """The organizer saves the round with the typo twice: the second rebuild repeats the warning
+    that still stands (not the rebuild line alone, which reads as if it were fixed); a save
+    elsewhere does not repeat it."""
+    site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0),
+               {1: "table,player,result\n1,Priya Nair,win\n1,Bram Oak,loss\n"
+                   "2,Cleo Stone,win\n2,Dan Moss,loss\n"})
+    (site.root / "content").mkdir(exist_ok=True)
+    typo = ("table,player,result\n1,Priya Niar,win\n1,Cleo Stone,loss\n"
+            "2,Bram Oak,win\n2,Dan Moss,loss\n")
+    warning = f'{EV}/round-2.csv:2: warning: "Priya Niar" first plays in round 2, and is very close'
+    watching = Running("watch", "--source", site.root, "--out", site.out)
+    try:
+        watching.wait_for(r"^Watching ")
+        for save in (typo, typo + "\n"):
+            mark = watching.mark()
+            (site.root / EV / "round-2.csv").write_text(save, encoding="utf-8")
+            watching.wait_for(r"^data/events/.*round-2\.csv: \d+ pages rendered", since=mark)
+            assert any(warning in line for line in watching.lines[mark:]), watching.lines
+        mark = watching.mark()
+        (site.root / "content" / "about.md").write_text("# About\n", encoding="utf-8")
+        watching.wait_for(r"about\.md: \d+ pages rendered", since=mark)
+        assert not any(warning in line for line in watching.lines[mark:]), watching.lines
+    finally:
+        assert watching.stop() == 130
