@@ -29,6 +29,11 @@ def check_event_names(event: Event, directory: Directory, ruleset: Ruleset, log:
     check_names(event, directory, log)
     if in_progress:
         check_absences(event, directory, ruleset, log)
+    elif event.rounds and event.info.status != "final":
+        # All planned rounds in: a row forgotten in the last one would drop its player and end
+        # the event in silence. Its round alone is asked about (the rounds before were asked
+        # while it was played), and not once the organizer says status = "final".
+        check_absences(event, directory, ruleset, log, only_round=event.rounds[-1].number)
 
 
 def check_names(event: Event, directory: Directory, log: ProblemLog,
@@ -65,7 +70,7 @@ def check_names(event: Event, directory: Directory, log: ProblemLog,
 
 
 def check_absences(event: Event, directory: Directory, ruleset: Ruleset,
-                   log: ProblemLog) -> None:
+                   log: ProblemLog, only_round: int | None = None) -> None:
     """A player who plays round N-1 and is in no later round, where round N is one everyone
     still in the event plays (ruleset.everyone_plays): scored as dropped, which is right only
     if they left. Warned once, at round N's file, unless the event's drops.csv lists them
@@ -96,6 +101,8 @@ def check_absences(event: Event, directory: Directory, ruleset: Ruleset,
         previous = by_number.get(round_.number - 1)
         if previous is None or not ruleset.everyone_plays(event, round_.number):
             continue
+        if only_round is not None and round_.number != only_round:
+            continue
         gone = dict.fromkeys(row.player for row in previous.rows
                              if last_round[row.player] == previous.number
                              and row.player not in event.drops)
@@ -108,7 +115,9 @@ def check_absences(event: Event, directory: Directory, ruleset: Ruleset,
                         f"{round_.number}{later}, and {DROPS_FILE} does not say they dropped: "
                         "add their row if they played, or record the drop (a line "
                         f'"{csv_cell(name)},{previous.number}" in the event\'s {DROPS_FILE}; '
-                        "site-builder pair --drop does this)")
+                        "site-builder pair --drop does this)" + (
+                            '; for an event long over, status = "final" in its event.toml '
+                            "says so" if only_round is not None else ""))
 
 
 def _written_anew(name: str, new: set[str], directory: Directory) -> bool:
