@@ -34,7 +34,7 @@ from ..league.load import assign_event_ids, load_event
 from ..league.namechecks import check_event_names
 from ..league.people import Directory
 from ..pages.decks import dress
-from ..pages.eventpages import Page, event_pages, event_warnings
+from ..pages.eventpages import Page, event_pages
 from ..pages.facts import EventFacts, event_facts
 from ..rules import RULESETS
 from ..rules.base import Ruleset
@@ -116,7 +116,7 @@ def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
     outcome = EventOutcome(slug, facts, problems)
     if job.drawing is not None:
         pages = event_pages(scored, facts.summary, job.reports.get(slug),           # 7. plan
-                            event_warnings(problems, event.folder), job.keys[slug])
+                            job.keys[slug])
         draw_stale(pages, job.drawing, job.previous.get(slug), outcome)             # 8. draw
     return outcome
 

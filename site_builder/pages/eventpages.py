@@ -16,7 +16,6 @@ from typing import Any
 from .facts import EventSummary
 from ..core.jsonfile import dump_json
 from ..core.model import ContentPage
-from ..core.problems import Problem
 from ..rules.views import RoundView, ScoredEvent, Standings, as_json_number
 from ..rules.pairings import pairings_json
 
@@ -47,18 +46,14 @@ def output_path(url: str) -> str:
     return url + "index.html" if url.endswith("/") or not url else url
 
 
-def event_warnings(problems: list[Problem], folder: str) -> list[Problem]:
-    return [p for p in problems if p.path.startswith(folder + "/")]
-
-
 def event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage | None,
-                warnings: list[Problem], key: str) -> list[Page]:
+                key: str) -> list[Page]:
     """`key`: the digest of the event's inputs (its report aside, which is added here)."""
     slug = scored.slug
     made_of = (key, report)
     base = {"event": scored, "summary": summary}
     pages = [
-        Page(f"events/{slug}/", "event.html", {**base, "report": report, "warnings": warnings},
+        Page(f"events/{slug}/", "event.html", {**base, "report": report, "warnings": ()},
              made_of),
         Page(f"events/{slug}/standings.json", None, key=made_of, in_sitemap=False,
              data=partial(standings_json, scored, scored.standings)),
