@@ -44,18 +44,14 @@ def check_names(event: Event, directory: Directory, log: ProblemLog,
     registered = {name_key(r.name) for r in event.registrations}
     # a round that lost a row to an error would make its player look late in the next one
     whole = not any(round_.partial for round_ in event.rounds)
-    known = directory_index(directory)
     earlier, ids = NameIndex(), set()
     for name, (number, path, line) in first_seen.items():
         person = event.players[name].id if name in event.players else directory.id_for(name)
         if person in ids:  # another spelling of a person already seen: an error says so
             continue
         ids.add(person)
-        close = [(other, f"round {first_seen[other][0]}") for other in earlier.close_to(name)]
-        if not directory.listed(name):
-            close += [(other, "data/players.csv") for other in known.close_to(name)]
-        close = [(other, where) for other, where in close
-                 if not (directory.listed(name) and directory.listed(other))]
+        close = likely_slips(name, [(other, f"round {first_seen[other][0]}")
+                                    for other in earlier.close_to(name)], directory)
         late = f" first plays in round {number}, and" if number > 1 and whole else ""
         if close:
             other, where = close[0]
@@ -67,6 +63,18 @@ def check_names(event: Event, directory: Directory, log: ProblemLog,
                         "before: a late arrival (list them in the event's players.csv to say "
                         "so), or a typo of another player's name?")
         earlier.add(name)
+
+
+def likely_slips(name: str, close_in_event: list[tuple[str, str]],
+                 directory: Directory) -> list[tuple[str, str]]:
+    """The names `name` is likely a slip for, each with where it is written: `close_in_event`
+    (the event's names close to it, with where), then data/players.csv's unless `name` is
+    listed there itself; none that data/players.csv lists beside `name` as two people."""
+    close = list(close_in_event)
+    if not directory.listed(name):
+        close += [(other, "data/players.csv") for other in directory_index(directory).close_to(name)]
+    return [(other, where) for other, where in close
+            if not (directory.listed(name) and directory.listed(other))]
 
 
 def check_absences(event: Event, directory: Directory, ruleset: Ruleset,

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from ..core.notice import ProgressLine
 from ..core.problems import (EXIT_OK, ConfigError, Problem, SiteError, one_line, print_problems,
                              system_error, terminal_safe)
+from ..league.load import EVENTS_DIR
 from .serve import LiveState, served_url
 from .session import Report, Session
 from .watch import Watcher
@@ -98,7 +99,7 @@ class WatchLoop:
         """Every error; every warning of the files just changed (and of their event), which
         still stands after the save; and any other warning the first time it appears."""
         problems = report.problems
-        touched = _touched(changed or [])
+        touched = {_place(path) for path in changed or ()}
         print_problems([p for p in problems if p.is_error or p not in self.shown
                         or _place(p.path) in touched], str(self.source))
         self.shown = set(problems)
@@ -142,14 +143,10 @@ class WatchLoop:
 
 
 def _place(path: str) -> str:
-    """What a problem's file belongs to: its event's folder (data/events/<slug>), or itself."""
-    parts = path.split("/")
-    return "/".join(parts[:3]) if parts[:2] == ["data", "events"] and len(parts) > 3 else path
-
-
-def _touched(changed: list[str]) -> set[str]:
-    """The places a rebuild's changed files belong to (see _place)."""
-    return {_place(path) for path in changed}
+    """What a file belongs to: its event's folder (data/events/<slug>), or itself."""
+    inside, _, rest = path.partition(EVENTS_DIR + "/")
+    slug, sep, _ = rest.partition("/")
+    return f"{EVENTS_DIR}/{slug}" if not inside and sep else path
 
 
 def _say(line: str) -> None:

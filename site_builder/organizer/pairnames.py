@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..league.drops import DROPS_FILE
 from ..league.load import REGISTRATIONS_FILE
 from ..core.model import Event
-from ..league.namechecks import NameIndex, directory_index
+from ..league.namechecks import NameIndex, likely_slips
 from ..league.people import Directory
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..rules.base import Ruleset
@@ -108,6 +108,7 @@ def _added(given: list[str], lines: dict[str, int], event: Event, directory: Dir
     written = {directory.id_for(name): name for name in event.players
                if name not in event.official_names}
     added: dict[str, str] = {}  # person id → the name added
+    event_names = NameIndex(written.values())
     for typed in given:
         name = as_read(typed)
         person = directory.id_for(name)
@@ -126,7 +127,7 @@ def _added(given: list[str], lines: dict[str, int], event: Event, directory: Dir
             log.error(where, None, f"--add '{typed}': the same person as {written[person]} (id "
                                    f"'{person}'), as the event writes them: expected --add "
                                    f"'{written[person]}'")
-        elif slip := _likely_typo(name, written.values(), directory):
+        elif slip := _likely_typo(name, event_names, directory):
             other, found_in = slip
             log.error(where, None, f"--add '{typed}': very close to {other} ({found_in}): did "
                                    f"you mean --add '{other}'? If they are two people, list "
@@ -139,16 +140,15 @@ def _added(given: list[str], lines: dict[str, int], event: Event, directory: Dir
     return list(added.values())
 
 
-def _likely_typo(name: str, event_names, directory: Directory) -> tuple[str, str] | None:
+def _likely_typo(name: str, event_names: NameIndex,
+                 directory: Directory) -> tuple[str, str] | None:
     """The player `name` is likely a slip for, and where they are written ("the event",
-    "data/players.csv"), unless both are listed in data/players.csv as two people."""
-    close = [(other, "the event") for other in NameIndex(event_names).close_to(name)]
-    if not directory.listed(name):
-        close += [(other, "data/players.csv") for other in directory_index(directory).close_to(name)]
-    close = [(other, where) for other, where in close
-             if directory.id_for(other) != directory.id_for(name)
-             and not (directory.listed(name) and directory.listed(other))]
-    return close[0] if close else None
+    "data/players.csv"): as check asks, leaving out another spelling of the same person."""
+    close = likely_slips(name, [(other, "the event") for other in event_names.close_to(name)],
+                         directory)
+    person = directory.id_for(name)
+    return next(((other, where) for other, where in close if directory.id_for(other) != person),
+                None)
 
 
 def _listed_as_gone(name: str, gone: dict[str, tuple[int, int]]) -> str:
