@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Publish card-game tournament results as a static website.")
     parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_add_build, _add_check, _add_pair, _add_watch, _add_serve, _add_new):
+    for add in (_add_build, _add_check, _add_pair, _add_watch, _add_serve, _add_desk, _add_new):
         add(commands)
     return parser
 
@@ -156,6 +156,24 @@ def _add_serve(commands) -> None:
     sub.add_argument("--host", default="127.0.0.1",
                      help="address to listen on (default: 127.0.0.1, this computer only)")
     sub.set_defaults(run=_run_serve)
+
+
+def _add_desk(commands) -> None:
+    sub = commands.add_parser(
+        "desk", help="serve, and run events from the browser: results entered per table, "
+                     "reports from players' phones, the wall with pairings and the timer")
+    _source_and_strict(sub)
+    _out_and_base_url(sub, "as for build")
+    sub.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    sub.add_argument("--host", default="127.0.0.1",
+                     help="address to listen on (default: 127.0.0.1, this computer only; "
+                          "0.0.0.0 for the venue's network, phones included)")
+    sub.set_defaults(run=_run_desk)
+
+
+def _run_desk(args: argparse.Namespace) -> int:
+    from .desk.run import DeskLoop
+    return DeskLoop(Path(args.source), Path(args.out), args.base_url, args.host, args.port).run()
 
 
 def _add_new(commands) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "site_builder"
 LAYERS = [{"core"}, {"files"}, {"rules"}, {"league"}, {"pages"}, {"build"},
-          {"live", "organizer"}, {"cli"}, {"__main__", "__init__"}]
-"""Lowest first. Packages in one layer (live and organizer) do not import each other."""
+          {"live", "organizer"}, {"desk"}, {"cli"}, {"__main__", "__init__"}]
+"""Lowest first. Packages in one layer (live and organizer) do not import each other; the desk
+stands on both (it watches as `watch` does, and forms rounds as `pair` does)."""
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 
 

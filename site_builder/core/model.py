@@ -31,6 +31,8 @@ class EventInfo:
     seed: int
     status: str | None
     """"in-progress" or "final" as written; None lets the rounds present decide."""
+    round_minutes: int | None = None
+    """The round's time limit for the desk's timer, when the event sets its own."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,6 +173,8 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
         judges=keys.text_list("judges"),
         seed=keys.integer("seed", default=default_seed(slug), maximum=None),  # any: it seeds
         status=keys.choice("status", STATUSES),
+        round_minutes=keys.integer("round_minutes", minimum=1, maximum=24 * 60,
+                                   example="round_minutes = 55"),
     )
 
 

@@ -95,7 +95,7 @@ def plan_next_round(request: Request) -> NextRound:
         players = who_plays(event, ruleset, request.drop, request.add, number, directory)
         notice.now(f"scoring its {len(event.rounds)} rounds")
         scored = ruleset.score(event)
-    rng = random.Random(request.seed if request.seed is not None else _seed(event, number))
+    rng = random.Random(request.seed if request.seed is not None else round_seed(event, number))
     formed = ruleset.form(Context(
         event, scored, number, players.names, set(players.dropped) | set(players.gone),
         players.added, rng, request.flags, players.where, frozenset(players.gone)))
@@ -188,7 +188,7 @@ def _refuse_likely_typos(event: Event, directory: Directory, number: int) -> Non
         raise DataError([lead] + sorted_problems(errors))
 
 
-def _seed(event: Event, number: int) -> int:
+def round_seed(event: Event, number: int) -> int:
     """The round's draw: from the event's seed (or its folder name) and the round number, so
     the same inputs give the same file and different events differ."""
     digest = hashlib.sha256(f"{event.info.seed}:{event.slug}:round-{number}".encode()).digest()

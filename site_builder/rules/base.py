@@ -24,6 +24,7 @@ from ..files.tomlkeys import KeyReader
 from .views import ScoredEvent
 
 if TYPE_CHECKING:  # forming.py imports this module: the names are for annotations only
+    from .entry import Entry
     from .forming import Context, Formed
 
 
@@ -142,4 +143,16 @@ class Ruleset(ABC):
         may then name anyone but them (another chance), and `form` alone judges whether
         enough are left. None: every player of the latest round goes on, --add names someone
         new, and `pair` wants two players at least."""
+        return None
+
+    # ------------------------------------------------ the venue desk
+
+    def entry(self, options: Any) -> Entry | None:
+        """What the desk asks of a table of this game (rules/entry.py); None: its results are
+        typed into the round file, and the desk shows its tables without inputs."""
+        return None
+
+    def round_minutes(self, event: Event, number: int) -> int | None:
+        """The time limit of round `number` by the game's rules, for the wall's timer when
+        event.toml gives no `round_minutes`; None: the rules set none."""
         return None

@@ -27,6 +27,7 @@ from . import rows as conquest_rows
 from . import structure
 from .knockout import KnockoutScorer
 from ..swiss import SwissRecord, records_extended, rematches
+from ..entry import Cell, Choice, Entry, Quick
 from .scoring import SwissRow, cut_players, elimination_matches, final_order, rank_swiss, swiss_games
 from .views import (SLIP, final_standings_view, player_games, record_text, round_pairings,
                     round_tables, swiss_standings_view)
@@ -70,6 +71,16 @@ class Conquest(Ruleset):
         event that is single elimination from round 1)."""
         return 1 <= number <= self.plan(event).swiss_rounds
 
+    def entry(self, options: Any) -> Entry:
+        """A click on the winner: win or modified win (IV.3.a), the other seat a loss."""
+        return TWO_PLAYER_ENTRY
+
+    def round_minutes(self, event: Event, number: int) -> int:
+        """V.4 Round Timing: 55 minutes a Swiss or elimination round, 90 the final."""
+        plan = self.plan(event)
+        final = plan.elimination_rounds > 0 and number == plan.total_rounds
+        return 90 if final else 55
+
     def plan(self, event: Event) -> structure.Plan:
         """Registered players are the event's players.csv rows, else everyone in a round file."""
         return structure.make_plan(event.options, registered_players(event))
@@ -97,6 +108,14 @@ class Conquest(Ruleset):
         view = in_progress_view(current, label, round_pairings(current, elimination, event.ref),
                                 self.slip(event, current))
         return with_round_in_progress(done, event, view, plan.total_rounds)
+
+
+TWO_PLAYER_ENTRY = Entry(
+    cells=(Cell("result", "Result", (Choice("", "—"), Choice("win", "Win"),
+                                     Choice("modified-win", "Modified win"),
+                                     Choice("loss", "Loss")), optional=False),),
+    quick=(Quick("wins", "win", "loss"), Quick("modified win", "modified-win", "loss")),
+    unplayed="loss")
 
 
 def _scored(event: Event, plan: structure.Plan) -> ScoredEvent:

@@ -21,6 +21,7 @@ from ..base import Ruleset, SlipField
 from ..views import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Section, Standings
 from ..elimination import Match, build_bracket, round_label
 from ..forming import Context, Formed
+from ..entry import Cell, Choice, Entry
 from ..pairings import in_progress_view, with_round_in_progress
 from . import armageddon, matches, multiplayer, progress, tables
 from .options import HeresyOptions, read_options
@@ -39,6 +40,22 @@ FORMAT_NAMES = {"reascension": "Reascension", "revelations": "Revelations",
 class Heresy(Ruleset):
     game = "heresy"
     title = "Heresy: Kingdom Come"
+
+    def entry(self, options: HeresyOptions) -> Entry:
+        """Reascension and Revelations: the table's winner (or time, on every seat) and each
+        seat's tau; Armageddon: each game of the match, won or lost, with its tau."""
+        tau = Cell("tau", "Tau", low=0, high=options.tau_goal)
+        if options.multiplayer:
+            return Entry(cells=(Cell("result", "Result", (Choice("", "—"), Choice("win", "Won"),
+                                                          Choice("time", "Out of time"))), tau))
+        return Entry(cells=(Cell("result", "Result", (Choice("", "—"), Choice("win", "Won"),
+                                                      Choice("loss", "Lost")), optional=False),
+                            tau), games=True, max_games=3)
+
+    def round_minutes(self, event: Event, number: int) -> int | None:
+        """3.2.4: "each round have a 75 minute time limit"; Armageddon recommends a limit per
+        match without a number (4.2.4)."""
+        return 75 if event.options.multiplayer else None
 
     def read_options(self, keys: KeyReader) -> HeresyOptions:
         return read_options(keys)

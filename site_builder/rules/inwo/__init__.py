@@ -21,6 +21,7 @@ from ..views import Bracket, PlayerResult, RoundView, ScoredEvent, Standings
 from ..elimination import build_bracket, bracket_size, round_label
 from ..grid import TEMPLATE as GRID_TEMPLATE
 from ..forming import Context, Formed
+from ..entry import Cell, Choice, Entry, Quick
 from ..pairings import in_progress_view, round_in_progress, with_round_in_progress
 from . import headtohead, playing, rows, tables, views
 from .options import InwoOptions, read_options
@@ -34,6 +35,28 @@ NOT_RANKED = "INWO tournaments award places, not points: listed, not ranked"
 class Inwo(Ruleset):
     game = "inwo"
     title = "INWO"
+
+    def entry(self, options: InwoOptions) -> Entry:
+        """Multi-player: the winner, a shared victory or time, the groups each controlled, the
+        special-goal percentage and the referee's decision; head-to-head: a click on the
+        winner, with the groups and percentage that may place the semi-finalists."""
+        groups = Cell("groups", "Groups", low=0, high=99, optional=not options.multiplayer)
+        goal = Cell("goal_pct", "Special goal %", low=0, high=100, decimals=True,
+                    aliases=("special_pct",))
+        if options.multiplayer:
+            result = Cell("result", "Result", (Choice("", "—"), Choice("win", "Win"),
+                                               Choice("shared", "Shared victory"),
+                                               Choice("time", "Out of time")))
+            advanced = Cell("advanced", "Referee", (Choice("", "—"), Choice("yes", "Advance"),
+                                                    Choice("no", "Hold back")))
+            return Entry(cells=(result, groups, goal, advanced))
+        result = Cell("result", "Result", (Choice("", "—"), Choice("win", "Win"),
+                                           Choice("loss", "Loss")), optional=False)
+        return Entry(cells=(result, groups, goal), quick=(Quick("wins", "win", "loss"),))
+
+    def round_minutes(self, event: Event, number: int) -> int:
+        """A GenCon session is 3½ hours for two games of a round."""
+        return 105
 
     def read_options(self, keys: KeyReader) -> InwoOptions:
         return read_options(keys)

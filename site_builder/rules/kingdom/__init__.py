@@ -38,6 +38,7 @@ from ...files.tomlkeys import KeyReader
 from ..base import Ruleset, SlipField
 from ..views import PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from ..forming import Context, Formed
+from ..entry import Cell, Entry
 from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
                         with_round_in_progress)
 from ..swiss import attendance_notes, records_after
@@ -54,6 +55,14 @@ ROUND_TEMPLATE = "games/kingdom/round.html"
 class Kingdom(Ruleset):
     game = "kingdom"
     title = "Kingdom"
+
+    def entry(self, options: Any) -> Entry:
+        """The hero houses each player made: the game's score, which decides it."""
+        return Entry(cells=(Cell("houses", "Hero houses", low=0, high=22, optional=False),))
+
+    def round_minutes(self, event: Event, number: int) -> int:
+        """Seed 004: "time is one half hour"."""
+        return 30
 
     def read_options(self, keys: KeyReader) -> KingdomOptions:
         return read_options(keys)

@@ -19,6 +19,7 @@ from ..base import Ruleset, SlipField
 from ..views import Bracket, Official, PlayerResult, RankingEntry, RoundView, ScoredEvent
 from ..grid import TEMPLATE as GRID_TEMPLATE
 from ..forming import Context, Formed
+from ..entry import Cell, Choice, Entry
 from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
                         with_round_in_progress)
 from . import rows as spellfire_rows
@@ -36,6 +37,14 @@ class Spellfire(Ruleset):
     game = "spellfire"
     title = "SPELLFIRE"
     pair_flags = (ALLOW_FIVE,)
+
+    def entry(self, options: Any) -> Entry:
+        """Each game of the bracket: every seat's unrazed realms and the game's winner, the
+        judge's place when realms tie; games are added until someone has two wins."""
+        return Entry(cells=(Cell("realms", "Realms", low=0, high=99, optional=False),
+                            Cell("result", "Result", (Choice("", "—"), Choice("win", "Won"))),
+                            Cell("place", "Place", low=1, high=5)),
+                     games=True, max_games=9)
 
     def read_options(self, keys: KeyReader) -> SpellfireOptions:
         return read_options(keys)
