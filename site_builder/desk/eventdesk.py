@@ -62,6 +62,8 @@ class Loaded:
     lone: list[tuple[str, str]] = field(default_factory=list)
     """Rows of no table (byes, unpaired losses): (player, result)."""
     not_editable: str = ""
+    complete: bool = False
+    """Every planned round is in (or status = "final"): there is no next round to form."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -76,7 +78,7 @@ class Loaded:
 
     @property
     def final(self) -> bool:
-        return self.event is not None and self.event.info.status == "final"
+        return self.complete or (self.event is not None and self.event.info.status == "final")
 
 
 def load(source: Path, slug: str) -> Loaded:
@@ -96,6 +98,8 @@ def load(source: Path, slug: str) -> Loaded:
                     sorted_problems(log.problems))
     if event.rounds:
         _read_round(loaded, event, ruleset)
+        if not loaded.errors and not loaded.to_go:
+            loaded.complete = ruleset.score(event).complete
     return loaded
 
 

@@ -1,0 +1,87 @@
+"""Whole events run at the desk, from registration to the end, against the same events run by
+hand (`pair` in a terminal, results typed into the round files): every file of the event folder
+is byte for byte the same. The desk is a real `site-builder desk` process, driven over HTTP."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deskrun import NAMES, csrf_of, fingerprint_of, league, pair_by_hand, seats_of, start_desk
+
+pytestmark = pytest.mark.slow
+
+CONQUEST = 'name = "Desk Night"\ndate = 2026-11-26\ngame = "conquest"\n'
+SLUG = "2026-11-26-desk-night"
+
+
+def conquest_result(table: str, seats: list[str]) -> tuple[int, int]:
+    """The test's results: the seat whose name sorts first wins; at every third table it is a
+    modified win. (seat index, 0 for a win or 1 for a modified win: the desk's quick buttons.)"""
+    return seats.index(min(seats)), 1 if int(table) % 3 == 0 else 0
+
+
+def type_conquest_results(round_file: Path) -> None:
+    """What an organizer types into the round file `pair` wrote: each empty result."""
+    seats = seats_of(round_file)
+    lines = round_file.read_text(encoding="utf-8").split("\n")
+    for i, line in enumerate(lines[1:], start=1):
+        table, _, rest = line.partition(",")
+        if not table or not line.endswith(","):
+            continue
+        player = rest[:-1]
+        winner, modified = conquest_result(table, seats[table])
+        won = seats[table].index(player) == winner
+        lines[i] = line + ("loss" if not won else "modified-win" if modified else "win")
+    round_file.write_text("\n".join(lines), encoding="utf-8")
+
+
+def event_files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())
+            if p.is_file() and not p.name.startswith(".")}
+
+
+def test_a_ten_player_conquest_event_at_the_desk_equals_the_one_typed_by_hand(tmp_path):
+    by_hand = league(tmp_path / "hand", SLUG, CONQUEST, NAMES[:10])
+    at_desk = league(tmp_path / "desk", SLUG, CONQUEST, NAMES[:10])
+    rounds = 0
+    while True:  # by hand: pair, type, until pair says the event is over
+        try:
+            round_file = pair_by_hand(by_hand)
+        except AssertionError:
+            break
+        type_conquest_results(round_file)
+        rounds += 1
+    assert rounds == 4  # Basic structure, 10 players: four Swiss rounds (V.2)
+
+    desk = start_desk(tmp_path / "desk")
+    clicks = 0
+    try:
+        client = desk.client()
+        page = client.get(f"/_desk/e/{SLUG}").text
+        for number in range(1, rounds + 1):
+            answer = client.post(f"/_desk/e/{SLUG}/next", data={
+                "csrf": csrf_of(page), "round": str(number - 1)})
+            clicks += 1
+            assert answer.status_code == 200 and f"Round {number} is formed" in answer.text
+            page = answer.text
+            tables = seats_of(at_desk / f"round-{number}.csv")
+            assert f"{len(tables)} tables to go" in page
+            for table, seats in tables.items():
+                seat, quick = conquest_result(table, seats)
+                answer = client.post(f"/_desk/e/{SLUG}/table", data={
+                    "csrf": csrf_of(page), "round": str(number), "table": table,
+                    "fp": fingerprint_of(page, table), "quick": f"{seat}:{quick}"})
+                clicks += 1
+                assert answer.status_code == 200, answer.text
+                page = answer.text
+            assert "every result is in" in page
+        assert "Form round 5" not in page and "The event is over" in page
+    finally:
+        client.close()
+        desk.stop()
+    assert event_files(at_desk) == event_files(by_hand)
+    # One click forms a round, one per table enters its result: 4 + 4 × 5 tables.
+    assert clicks == 4 + 4 * 5
