@@ -92,7 +92,7 @@ def parse(text: str) -> RoundText:
 def _cells(line: str) -> list[str]:
     if '"' in line:
         records = list(csv.reader(io.StringIO(line, newline="")))
-        if len(records) != 1:
+        if len(records) != 1 or line.count('"') % 2:
             raise NotEditable("a quoted cell runs over several lines: edit this file by hand")
         return records[0]
     return line.split(",")

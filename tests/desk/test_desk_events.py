@@ -85,3 +85,72 @@ def test_a_ten_player_conquest_event_at_the_desk_equals_the_one_typed_by_hand(tm
     assert event_files(at_desk) == event_files(by_hand)
     # One click forms a round, one per table enters its result: 4 + 4 × 5 tables.
     assert clicks == 4 + 4 * 5
+
+
+SPELLFIRE = 'name = "Desk Realms"\ndate = 2026-11-26\ngame = "spellfire"\n'
+SF_SLUG = "2026-11-26-desk-realms"
+
+
+def bracket_games(seats: list[str]) -> list[list[tuple[str, str]]]:
+    """The test's brackets: the seat whose name sorts first wins games 1 and 2 (two wins take
+    the bracket); realms 6 for the winner, then 4, 3, 2… in seat order. Per game, per seat:
+    (realms, result)."""
+    winner = min(seats)
+    others = iter(range(4, 0, -1))
+    realms = {seat: "6" if seat == winner else str(next(others)) for seat in seats}
+    game = [(realms[seat], "win" if seat == winner else "") for seat in seats]
+    return [game, game]
+
+
+def type_spellfire_results(round_file: Path) -> None:
+    """What an organizer types: game 1 on the seat rows `pair` wrote, game 2 as new rows under
+    each bracket's."""
+    seats = seats_of(round_file)
+    header, *lines = round_file.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    out = [header]
+    for table, players in seats.items():
+        games = bracket_games(players)
+        for number, game in enumerate(games, start=1):
+            for player, (realms, result) in zip(players, game):
+                out.append(f"{table},{number},{player},{realms},{result},")
+    round_file.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def test_a_nine_player_spellfire_event_at_the_desk_equals_the_one_typed_by_hand(tmp_path):
+    by_hand = league(tmp_path / "hand", SF_SLUG, SPELLFIRE, NAMES[:9])
+    at_desk = league(tmp_path / "desk", SF_SLUG, SPELLFIRE, NAMES[:9])
+    rounds = 0
+    while True:
+        try:
+            round_file = pair_by_hand(by_hand)
+        except AssertionError:
+            break
+        type_spellfire_results(round_file)
+        rounds += 1
+    assert rounds >= 2
+
+    desk = start_desk(tmp_path / "desk")
+    client = desk.client()
+    try:
+        page = client.get(f"/_desk/e/{SF_SLUG}").text
+        for number in range(1, rounds + 1):
+            answer = client.post(f"/_desk/e/{SF_SLUG}/next", data={
+                "csrf": csrf_of(page), "round": str(number - 1)})
+            assert answer.status_code == 200 and "is formed" in answer.text, answer.text
+            page = answer.text
+            for table, seats in seats_of(at_desk / f"round-{number}.csv").items():
+                fields = {"csrf": csrf_of(page), "round": str(number), "table": table,
+                          "fp": fingerprint_of(page, table)}
+                for g, game in enumerate(bracket_games(seats), start=1):
+                    for s, (realms, result) in enumerate(game):
+                        fields[f"g{g}.s{s}.realms"] = realms
+                        fields[f"g{g}.s{s}.result"] = result
+                answer = client.post(f"/_desk/e/{SF_SLUG}/table", data=fields)
+                assert answer.status_code == 200, answer.text
+                page = answer.text
+            assert "every result is in" in page
+        assert "The event is over" in page
+    finally:
+        client.close()
+        desk.stop()
+    assert event_files(at_desk) == event_files(by_hand)
