@@ -21,7 +21,7 @@ from ..organizer.pair import round_seed
 from ..rules.forming import Context
 from ..rules.views import Standings
 from . import roundfile
-from .eventdesk import Loaded, Refused, check_values, check_with
+from .eventdesk import Loaded, Refused, check_values, new_errors
 from .store import read_text
 
 
@@ -71,11 +71,15 @@ def preview(source: Path, loaded: Loaded, round_number: int, table: str, fingerp
     problems = check_values(entry, rows.seats, games, shown)
     lines = roundfile.table_lines(text, rows, entry, games)
     new_text = text.with_table(table, lines)
-    problems += check_with(source, loaded, {name: new_text})
+    problems += new_errors(source, loaded, {name: new_text})
     if problems:
         raise Refused(problems)
-    after = _load_with(source, loaded, {name: new_text})
     result = Preview(round_number, table, name, new_text, lines)
+    if loaded.errors:  # an event with errors cannot be scored: no standings to compare
+        result.next_round = ("The event has errors (listed on its desk page), so the preview "
+                             "cannot show the standings; the correction itself checks.")
+        return result
+    after = _load_with(source, loaded, {name: new_text})
     result.moves = _moves(ruleset.score(event).standings, ruleset.score(after).standings)
     result.next_round = _next_round(ruleset, event, after, round_number)
     return result

@@ -220,7 +220,7 @@ def write_lines(source: Path, loaded: Loaded, table: str, lines: list[str], by: 
     Under WRITE_LOCK, with `loaded` read under it."""
     assert loaded.text is not None
     text = loaded.text.with_table(table, lines)
-    errors = check_with(source, loaded, {loaded.round_file: text})
+    errors = new_errors(source, loaded, {loaded.round_file: text})
     if errors:
         raise Refused(errors)
     journal = Journal(loaded.folder)
@@ -231,6 +231,15 @@ def write_lines(source: Path, loaded: Loaded, table: str, lines: list[str], by: 
     write_atomically(loaded.folder / loaded.round_file, text)
     journal.append({"kind": "done", "file": loaded.round_file, "table": table,
                     "after": record["after"]})
+
+
+def new_errors(source: Path, loaded: Loaded, held: dict[str, str]) -> list[Problem]:
+    """check's errors once `held` is written that the event does not have already: only what
+    a write would break stops it, and an error already in the event (another round's, to be
+    fixed by hand) does not hold back a result here. Compared without line numbers, which a
+    table's added games move."""
+    standing = {(p.path, p.message) for p in loaded.errors}
+    return [p for p in check_with(source, loaded, held) if (p.path, p.message) not in standing]
 
 
 def check_with(source: Path, loaded: Loaded, held: dict[str, str]) -> list[Problem]:

@@ -56,7 +56,7 @@ def routes(desk: Desk) -> list[Route]:
         round_number, table = _int(form.get("round")), form.get("table", "")
         if form.get("add"):  # "Add a game": the form again, one block more, nothing saved
             loaded = await run_in_threadpool(eventdesk.load, desk.source, slug)
-            return _event(desk, loaded, extra={table: int(form["add"])}, drafts={table: form})
+            return _event(desk, loaded, extra={table: _int(form["add"])}, drafts={table: form})
         try:
             loaded = await run_in_threadpool(_save, desk, slug, round_number, table, form)
         except Refused as exc:

@@ -161,7 +161,7 @@ def _report(desk: Desk, loaded: Loaded, table: DeskTable, seat: int, form: dict[
     # Checked as a save would be, before it waits for the others: a player hears of a
     # mistake (tau over the goal) now, not when the last seat reports.
     lines = roundfile.table_lines(loaded.text, table.rows, entry, games)
-    errors = eventdesk.check_with(desk.source, loaded,
+    errors = eventdesk.new_errors(desk.source, loaded,
                                   {loaded.round_file: loaded.text.with_table(table.number, lines)})
     if errors:
         raise Refused(errors)

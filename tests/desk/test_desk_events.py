@@ -154,3 +154,26 @@ def test_a_nine_player_spellfire_event_at_the_desk_equals_the_one_typed_by_hand(
         client.close()
         desk.stop()
     assert event_files(at_desk) == event_files(by_hand)
+
+
+def test_an_error_in_another_round_does_not_hold_back_a_result(tmp_path):
+    folder = league(tmp_path, SLUG, CONQUEST, NAMES[:10])
+    type_conquest_results(pair_by_hand(folder))
+    pair_by_hand(folder)
+    round_1 = folder / "round-1.csv"
+    broken = round_1.read_text(encoding="utf-8").replace(",loss\n", ",lost\n", 1)
+    round_1.write_text(broken, encoding="utf-8")  # a slip typed by hand in round 1
+    desk = start_desk(tmp_path)
+    client = desk.client()
+    try:
+        page = client.get(f"/_desk/e/{SLUG}").text
+        assert "Errors in the event" in page and "lost" in page
+        answer = client.post(f"/_desk/e/{SLUG}/table", data={
+            "csrf": csrf_of(page), "round": "2", "table": "1",
+            "fp": fingerprint_of(page, "1"), "quick": "0:0"})
+        assert answer.status_code == 200 and "Table 1 saved" in answer.text
+    finally:
+        client.close()
+        desk.stop()
+    assert ",win\n" in (folder / "round-2.csv").read_text(encoding="utf-8")
+    assert round_1.read_text(encoding="utf-8") == broken
