@@ -8,7 +8,7 @@ PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
 DEMO   := examples/northern-league
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
 
-.PHONY: help site serve watch check test test-fast bench golden chromium clean
+.PHONY: help site serve watch check test test-fast bench golden screenshots chromium clean
 
 help:
 	@echo "make site   build the demo league (examples/northern-league) into _site/ (sets up .venv on first use)"
@@ -66,6 +66,10 @@ golden: $(VENV)/.installed
 	rm -rf tests/golden/demo
 	$(BIN)/site-builder build --clean --source tests/fixtures/demo --out tests/golden/demo
 	rm -f tests/golden/demo.state
+
+# The desk's screenshots in docs/images/ (docs/running-an-event.md), taken by its browser tests.
+screenshots: $(VENV)/.installed-test chromium
+	SITE_BUILDER_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/desk/test_desk_browser.py -k screenshots
 
 clean:
 	rm -rf _site .pytest_cache

@@ -75,15 +75,19 @@ class Desk:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status, headers=NO_STORE)
 
+    watching: bool = False
+    """A watcher reports every file written (the desk's too): it asks for the rebuilds."""
+
     def changed(self, paths: list[str]) -> None:
-        """A file of the site was written: walls hear of it now, the site is rebuilt."""
+        """A file of the site was written: walls hear of it now, and the site is rebuilt (by
+        the watcher's news of it when one runs, so one write makes one build)."""
         self.bulletin.raise_generation()
-        if self.builder is not None:
+        if self.builder is not None and not self.watching:
             self.builder.request(paths)
 
 
 NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-            "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
+            "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff"}
 
 
 # ------------------------------------------------------------------ who is asking

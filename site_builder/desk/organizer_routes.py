@@ -158,11 +158,12 @@ def _event(desk: Desk, loaded: Loaded, status: int = 200, message: str = "",
     from .player_routes import queue_of
     journal = Journal(loaded.folder)
     state = desk.venue.of(loaded.slug, journal)
+    queue = queue_of(desk, loaded)
     return desk.page("desk/event.html", status=status, title=loaded.event.info.name
                      if loaded.event else loaded.slug, loaded=loaded, message=message[:300],
                      problems=problems or {}, drafts=drafts or {}, extra=extra or {},
                      next_problems=next_problems or [], csrf=desk.secrets.csrf("organizer"),
-                     phones=state.phones, queue=queue_of(desk, loaded),
+                     phones=state.phones, queue=queue, queued={w.table.number: w for w in queue},
                      players=_players_of(loaded), candidates=_candidates(loaded))
 
 

@@ -56,10 +56,11 @@ def routes(desk: Desk) -> list[Route]:
         slug = request.path_params["slug"]
         if not is_event_folder(desk.source, slug):
             return refused_page(desk, [Problem(slug, None, "there is no such event")], 404)
+        generation = desk.bulletin.generation  # before reading: a change after it is news
         context = await run_in_threadpool(_wall, desk, slug)
         template = "desk/wall_part.html" if request.query_params.get("part") else "desk/wall.html"
         return desk.page(template, **context, organizer=is_organizer(desk, request),
-                         csrf=desk.secrets.csrf("organizer"))
+                         csrf=desk.secrets.csrf("organizer"), generation=generation)
 
     async def timer(request: Request) -> Response:
         if (locked := organizer_only(desk, request)) is not None:

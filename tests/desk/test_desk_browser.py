@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 from contextlib import ExitStack
 from pathlib import Path
@@ -25,7 +26,10 @@ EVENT = f"/_desk/e/{SLUG}"
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 WALL = {"width": 1280, "height": 720}
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+"""Where `make screenshots` (SITE_BUILDER_SCREENSHOTS=1) puts them for the docs; otherwise they
+are taken into a scratch folder, so a test run leaves the repository as it was (the slips' QR
+codes differ at every run)."""
 
 
 # ------------------------------------------------------------------ helpers
@@ -55,9 +59,10 @@ def typed(text: str, results: dict[str, tuple[int, bool]]) -> str:
     return "\n".join(lines)
 
 
-def organizer(browser: Browser, desk, viewport=DESK) -> tuple[BrowserContext, Page]:
+def organizer(browser: Browser, desk, viewport=DESK,
+              color_scheme="light") -> tuple[BrowserContext, Page]:
     """A browser context logged in at the desk (the link the desk printed), on the event."""
-    context = browser.new_context(viewport=viewport)
+    context = browser.new_context(viewport=viewport, color_scheme=color_scheme)
     page = context.new_page()
     page.goto(desk.login)
     expect(page).to_have_url(desk.origin + "/_desk/")
@@ -74,9 +79,7 @@ def seat_links(page: Page, desk) -> dict[tuple[str, int], str]:
         m = re.search(rf"/_desk/p/{SLUG}/\d+/(\w+)/(\d+)/\w+$", href)
         assert m, href
         links[(m[1], int(m[2]))] = href
-    if not links:
-        pytest.xfail("the slips page has no <a class='seat-link'>: a seat's report URL is only "
-                     "inside its QR code")
+    assert links, "the slips page has no seat links"
     return links
 
 
@@ -304,6 +307,31 @@ def test_the_wall_updates_itself_without_a_reload(browser, desk, contexts):
     assert wall.url == desk.origin + f"/_desk/wall/{SLUG}"
 
 
+def test_a_result_saved_while_the_wall_connects_shows_on_it(browser, desk, contexts):
+    context = browser.new_context(viewport=WALL)
+    contexts.callback(context.close)
+    context.add_init_script(SSE_PROBE)
+    client = desk.client()
+    contexts.callback(client.close)
+    http_form_round_1(client)
+    wall = context.new_page()
+    held = []  # the wall's stream, held back until the result is saved
+    wall.route("**/_desk/stream", lambda route: held.append(route))
+    wall.goto(desk.origin + f"/_desk/wall/{SLUG}")
+    items = wall.locator("#wall ol.wall-tables > li")
+    expect(items).to_have_count(5)
+    for _ in range(200):
+        if held:
+            break
+        wall.wait_for_timeout(25)
+    assert held, "the wall never opened its stream"
+    http_save(client, "3", "0:0")  # a phone's report, a moment after the wall was drawn
+    held[0].continue_()
+    wall.wait_for_function("window.sseMessages >= 1")  # the wall listens now
+    expect(items.nth(2)).to_have_class(re.compile(r"\bdone\b"), timeout=5000)
+    expect(wall.locator("#wall .to-go")).to_have_text("4 tables to go")
+
+
 # ------------------------------------------------------------------ a round in the middle
 
 
@@ -341,15 +369,15 @@ def mid_round(tmp_path_factory):
         running.stop()
 
 
-def desk_page(browser, running, contexts) -> Page:
-    context, page = organizer(browser, running)
+def desk_page(browser, running, contexts, color_scheme="light") -> Page:
+    context, page = organizer(browser, running, color_scheme=color_scheme)
     contexts.callback(context.close)
     expect(page.locator("span.to-go")).to_have_text("3 tables to go")
     return page
 
 
-def phone_page(browser, url, contexts) -> Page:
-    context = browser.new_context(viewport=PHONE)
+def phone_page(browser, url, contexts, color_scheme="light") -> Page:
+    context = browser.new_context(viewport=PHONE, color_scheme=color_scheme)
     contexts.callback(context.close)
     page = context.new_page()
     page.goto(url)
@@ -366,8 +394,9 @@ def mid_contexts():
 # ------------------------------------------------------------------ 4. screenshots
 
 
-def test_screenshots_for_the_docs(browser, mid_round, mid_contexts):
+def test_screenshots_for_the_docs(browser, mid_round, mid_contexts, tmp_path):
     running, links = mid_round
+    IMAGES = DOCS_IMAGES if os.environ.get("SITE_BUILDER_SCREENSHOTS") else tmp_path
     IMAGES.mkdir(parents=True, exist_ok=True)
     page = desk_page(browser, running, mid_contexts)
     page.screenshot(path=IMAGES / "desk-1280.png", full_page=False)
@@ -392,7 +421,7 @@ def test_screenshots_for_the_docs(browser, mid_round, mid_contexts):
 
 def test_the_phone_page_fits_a_phone(browser, mid_round, mid_contexts):
     """Nothing of a player's report page is cut off or scrolls sideways at 390 px."""
-    running, links = mid_round
+    _, links = mid_round
     page = phone_page(browser, links[("4", 0)], mid_contexts)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     for control in page.locator("main button, main select, main input:not([type=hidden])").all():
@@ -400,18 +429,33 @@ def test_the_phone_page_fits_a_phone(browser, mid_round, mid_contexts):
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
 
 
-# ------------------------------------------------------------------ 5. accessibility
-
-
-def test_the_desk_event_page_has_no_serious_accessibility_violations(browser, mid_round,
-                                                                      mid_contexts):
+def test_a_table_whose_result_is_in_folds_to_one_line(browser, mid_round, mid_contexts):
     running, _ = mid_round
     page = desk_page(browser, running, mid_contexts)
+    done, summary = page.locator("details#t1"), page.locator("details#t1 > summary")
+    expect(done).to_have_class(re.compile(r"\bdone\b"))
+    assert done.evaluate("el => el.open") is False
+    assert done.bounding_box()["height"] < summary.bounding_box()["height"] + 40
+
+
+# ------------------------------------------------------------------ 5. accessibility
+
+SCHEMES = ["light", "dark"]
+
+
+@pytest.mark.parametrize("color_scheme", SCHEMES)
+def test_the_desk_event_page_has_no_serious_accessibility_violations(browser, mid_round,
+                                                                      mid_contexts, color_scheme):
+    running, _ = mid_round
+    page = desk_page(browser, running, mid_contexts, color_scheme)
     expect(page.locator("#phones ul.queue > li")).to_have_count(1)  # Accept buttons shown
     assert serious(Axe().run(page)) == []
 
 
-def test_the_phone_page_has_no_serious_accessibility_violations(browser, mid_round, mid_contexts):
-    running, links = mid_round
-    page = phone_page(browser, links[("4", 0)], mid_contexts)
+@pytest.mark.parametrize("color_scheme", SCHEMES)
+def test_the_phone_page_has_no_serious_accessibility_violations(browser, mid_round, mid_contexts,
+                                                                color_scheme):
+    """A player's phone in its dark mode too (a dark room, a phone set to follow it)."""
+    _, links = mid_round
+    page = phone_page(browser, links[("4", 0)], mid_contexts, color_scheme)
     assert serious(Axe().run(page)) == []

@@ -57,10 +57,13 @@
   setInterval(tick, 250);
   setInterval(turnPage, 10000);
   if (window.EventSource) {
-    var first = true;
+    // Each message carries the desk's generation; the page knows the one it was drawn at, so
+    // a change between drawing the page and opening the stream is not missed.
+    var shown = wall.dataset.generation;
     var source = new EventSource(wall.dataset.stream);
-    source.onmessage = function () {
-      if (first) { first = false; return; }  // the stream's hello: the page is current
+    source.onmessage = function (message) {
+      if (message.data === shown) return;
+      shown = message.data;
       refresh();
     };
   }
