@@ -259,17 +259,24 @@ def replay(source: Path, slug: str) -> list[str]:
     was killed between the two. Returns what the organizer is told of it."""
     folder = source / EVENTS_DIR / slug
     records = Journal(folder).records()
-    done = {(r.get("file"), r.get("table"), r.get("after")) for r in records
-            if r.get("kind") == "done"}
+    done = {_key(r) for r in records if r.get("kind") == "done"}
     said = []
     with WRITE_LOCK:
         for record in records:
-            key = (record.get("file"), record.get("table"), record.get("after"))
-            if record.get("kind") != "result" or key in done or not _well_formed(record):
+            key = _key(record)
+            if record.get("kind") != "result" or key is None or key in done \
+                    or not _well_formed(record):
                 continue
             said.append(_replay_one(source, slug, record))
             done.add(key)
     return [line for line in said if line]
+
+
+def _key(record: dict[str, Any]) -> tuple[str, str, str] | None:
+    """(file, table, after) of a journal record, when all three are text (the journal is read
+    back as data: anything else is passed over)."""
+    key = (record.get("file"), record.get("table"), record.get("after"))
+    return key if all(isinstance(part, str) for part in key) else None
 
 
 def _well_formed(record: dict[str, Any]) -> bool:

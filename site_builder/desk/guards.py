@@ -30,11 +30,12 @@ BODY_SECONDS = 10.0
 RATE = 20.0
 BURST = 60.0
 
+DRAIN = 1024 * 1024
+"""Bytes of a refused body read and dropped before the refusal (past it, the connection is
+closed unread: a client sending megabytes gets a reset, not our message)."""
+TOO_LARGE = f"A form may send at most {MAX_BODY // 1024} kB."
+
 _WRITES = {b"POST", b"PUT", b"PATCH", b"DELETE"}
-
-
-class TooLarge(Exception):
-    pass
 
 
 class Guard:
@@ -51,19 +52,20 @@ class Guard:
         if not self.hosts.allows(host):
             return await _plain(send, 421, f"This server answers to {self.hosts}, not to "
                                            f"{host[:100]!r}.")
-        method = scope["method"].encode()
-        if method in _WRITES:
+        if scope["method"].encode() in _WRITES:
             refusal = self._refusal(scope, headers)
             if refusal is not None:
+                await _drain(receive)
                 return await _plain(send, *refusal)
             length = headers.get(b"content-length")
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                return await _plain(send, 413, f"A form may send at most {MAX_BODY // 1024} kB.")
-            receive = _bounded(receive)
-        try:
-            await self.app(scope, receive, send)
-        except TooLarge:
-            await _plain(send, 413, f"A form may send at most {MAX_BODY // 1024} kB.")
+                await _drain(receive)
+                return await _plain(send, 413, TOO_LARGE)
+            body = await _body(receive)
+            if body is None:
+                return await _plain(send, 413, TOO_LARGE)
+            receive = _replaying(body, receive)
+        await self.app(scope, receive, send)
 
     def _refusal(self, scope, headers) -> tuple[int, str] | None:
         origin = headers.get(b"origin") or headers.get(b"referer")
@@ -84,18 +86,55 @@ class Guard:
         return None
 
 
-def _bounded(receive):
-    seen = 0
-
-    async def bounded():
-        nonlocal seen
+async def _body(receive) -> bytes | None:
+    """The whole body, read before the application sees it (so a form too large is refused
+    here, whether it said its length or not); None when it passes MAX_BODY (the rest drained)
+    or does not arrive within BODY_SECONDS."""
+    body, more = b"", True
+    try:
         with anyio.fail_after(BODY_SECONDS):
-            message = await receive()
-        seen += len(message.get("body", b""))
-        if seen > MAX_BODY:
-            raise TooLarge()
-        return message
-    return bounded
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return b""  # the client left: the application sees an empty form
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(body) > MAX_BODY:
+                    if more:
+                        await _drain(receive)
+                    return None
+    except TimeoutError:
+        return None
+    return body
+
+
+async def _drain(receive) -> None:
+    """Read (and drop) what is left of a refused request's body, up to DRAIN bytes: a refusal
+    sent over unread bytes gets the connection reset, and the client never reads it."""
+    seen = 0
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            while seen <= DRAIN:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                seen += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
+    except TimeoutError:
+        return
+
+
+def _replaying(body: bytes, receive):
+    sent = False
+
+    async def replay():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()  # after the body: the client's disconnect, if it leaves
+    return replay
 
 
 async def _plain(send, status: int, text: str) -> None:

@@ -159,9 +159,13 @@ def _event(desk: Desk, loaded: Loaded, status: int = 200, message: str = "",
     journal = Journal(loaded.folder)
     state = desk.venue.of(loaded.slug, journal)
     queue = queue_of(desk, loaded)
+    problems = problems or {}
+    # Problems of a table the page does not show (one not in the round): said at the top.
+    elsewhere = [text for table, texts in problems.items() if loaded.table(table) is None
+                 for text in texts]
     return desk.page("desk/event.html", status=status, title=loaded.event.info.name
                      if loaded.event else loaded.slug, loaded=loaded, message=message[:300],
-                     problems=problems or {}, drafts=drafts or {}, extra=extra or {},
+                     problems=problems, elsewhere=elsewhere, drafts=drafts or {}, extra=extra or {},
                      next_problems=next_problems or [], csrf=desk.secrets.csrf("organizer"),
                      phones=state.phones, queue=queue, queued={w.table.number: w for w in queue},
                      players=_players_of(loaded), candidates=_candidates(loaded))

@@ -82,7 +82,7 @@ def test_every_game_declares_what_the_desk_asks_of_a_table():
     assert [q.label for q in conquest.quick] == ["wins", "modified win"]
     assert RULESETS["kingdom"].entry(None).cells[0].high == 22  # the deck's 22 hero houses
     heresy = RULESETS["heresy"].entry(HeresyOptions("reascension", 9, 14, 4, "single"))
-    assert [c.column for c in heresy.cells] == ["result", "tau"] and heresy.cells[1].high == 9
+    assert [c.column for c in heresy.cells] == ["result", "tau"] and heresy.cells[1].low == 0
     assert RULESETS["spellfire"].entry(None).games
     inwo = RULESETS["inwo"].entry(InwoOptions("multiplayer", 11))
     assert [c.column for c in inwo.cells] == ["result", "groups", "goal_pct", "advanced"]

@@ -44,7 +44,7 @@ class Heresy(Ruleset):
     def entry(self, options: HeresyOptions) -> Entry:
         """Reascension and Revelations: the table's winner (or time, on every seat) and each
         seat's tau; Armageddon: each game of the match, won or lost, with its tau."""
-        tau = Cell("tau", "Tau", low=0, high=options.tau_goal)
+        tau = Cell("tau", "Tau", low=0)  # past the goal it counts as the goal (3.2.5): no cap
         if options.multiplayer:
             return Entry(cells=(Cell("result", "Result", (Choice("", "—"), Choice("win", "Won"),
                                                           Choice("time", "Out of time"))), tau))
