@@ -225,7 +225,9 @@ def _form_next(desk: Desk, slug: str, form: dict[str, str], multi) -> str | list
     desk.changed([f"{EVENTS_DIR}/{slug}/{plan.path.name}"])
     if failed:
         return [failed]
-    return " ".join([f"{plan.label} is formed: {len(plan.tables)} tables."] + said)
+    count, place = len(plan.tables), plan.formed.place.lower()
+    return " ".join([f"{plan.label} is formed: {count} {place}{'s' if count != 1 else ''}."]
+                    + said)
 
 
 def _unplayed(desk: Desk, loaded: Loaded) -> list[str]:
