@@ -17,6 +17,7 @@ the host, the size, the rate and the origin of every request first.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,12 @@ class Desk:
                                      shown_games=shown_games)
         return self._env
 
+    def configure(self, config: Any) -> None:
+        """The site's configuration as a build read it: its theme's templates and base path
+        from the next page on."""
+        if config is not None and config is not self.config:
+            self.config, self._env, self.base_path = config, None, config.base_url.path
+
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status, headers=NO_STORE)
@@ -105,14 +112,35 @@ def organizer_only(desk: Desk, request: Request) -> Response | None:
 
 
 async def form_of(request: Request) -> dict[str, str]:
-    """The form's fields (text only, a bounded number of them)."""
+    """The form's fields (text only, a bounded number of them; of a field sent several times,
+    the last: `picks_of` has them all)."""
     form = await request.form(max_files=0, max_fields=MAX_FIELDS)
     return {key: value for key, value in form.items() if isinstance(value, str)}
 
 
+async def picks_of(request: Request, name: str, most: int = 200) -> list[str]:
+    """Every value of a field sent several times (the ticked boxes of a list)."""
+    form = await request.form(max_files=0, max_fields=MAX_FIELDS)
+    return [value for value in form.getlist(name) if isinstance(value, str) and value][:most]
+
+
 def csrf_ok(desk: Desk, form: dict[str, str], session: str) -> bool:
-    import hmac
     return hmac.compare_digest(form.get("csrf", "").encode(), desk.secrets.csrf(session).encode())
+
+
+STALE_FORM = ("this form is not the desk's (or the desk's secret changed since it was opened): "
+              "open the page again and resend")
+
+
+async def organizer_form(desk: Desk, request: Request) -> tuple[dict[str, str], Response | None]:
+    """The organizer's form, or the page refusing it: not the organizer (403 and how to become
+    one), or a form without the organizer's form token (403)."""
+    if (locked := organizer_only(desk, request)) is not None:
+        return {}, locked
+    form = await form_of(request)
+    if not csrf_ok(desk, form, "organizer"):
+        return form, refused_page(desk, [Problem("desk", None, STALE_FORM)], 403)
+    return form, None
 
 
 def refused_page(desk: Desk, problems: list[Problem], status: int = 422) -> HTMLResponse:

@@ -50,7 +50,7 @@ class Bulletin:
         self._waiting.add(future)
         try:
             await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         finally:
             self._waiting.discard(future)
@@ -65,7 +65,6 @@ class Builder:
         self._changed: list[str] = []
         self._condition = threading.Condition()
         self._stopped = False
-        self.builds = 0
         self._thread = threading.Thread(target=self._run, name="desk-builder", daemon=True)
 
     def start(self) -> None:
@@ -82,14 +81,6 @@ class Builder:
             self._condition.notify()
         self._thread.join(timeout=30)
 
-    def idle(self, timeout: float = 10.0) -> bool:
-        """Wait until no build is asked for or running (for tests and the shutdown)."""
-        with self._condition:
-            return self._condition.wait_for(lambda: not self._changed and not self._busy,
-                                            timeout=timeout)
-
-    _busy = False
-
     def _run(self) -> None:
         while True:
             with self._condition:
@@ -97,11 +88,4 @@ class Builder:
                 if self._stopped:
                     return
                 changed, self._changed = sorted(set(self._changed)), []
-                self._busy = True
-            try:
-                self._rebuild(changed)
-            finally:
-                with self._condition:
-                    self._busy = False
-                    self.builds += 1
-                    self._condition.notify_all()
+            self._rebuild(changed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ from .store import Journal, is_round_file, read_text, write_atomically
 WRITE_LOCK = threading.RLock()
 """Every write of the desk to any event (results, journals, new rounds): one at a time."""
 NUMBER = re.compile(r"[0-9 .+-]*")
+Games = list[list[dict[str, str]]]
+"""A table's result as the desk holds it: per game, per seat, column → value."""
 
 
 @dataclass(slots=True)
@@ -134,7 +137,7 @@ class Refused(Exception):
         self.conflict = conflict
 
 
-def games_from_form(entry: Entry, seats: list[str], form: dict[str, str]) -> list[list[dict[str, str]]]:
+def games_from_form(entry: Entry, seats: list[str], form: dict[str, str]) -> Games:
     """The games of a table as a form sent them: `g<game>.s<seat>.<column>` fields, games
     numbered from 1 in the order shown; a quick result (`quick` = "<seat>:<index>") sets the
     result column of every seat."""
@@ -185,10 +188,12 @@ def _expected(cell: Cell) -> str:
     return kind
 
 
-def save_table(source: Path, slug: str, round_number: int, table: str, fingerprint: str,
-               games: list[list[dict[str, str]]], by: str) -> Loaded:
-    """Write `games` as `table`'s result in round `round_number`, or raise Refused. Returns
-    the event as loaded after the write."""
+def save_table(source: Path, slug: str, round_number: int, table: str, fingerprint: str | None,
+               games_of: Callable[[Entry, list[str]], Games], by: str) -> str:
+    """Write the games `games_of(entry, seats)` makes as `table`'s result in round
+    `round_number`, read and written under WRITE_LOCK, or raise Refused. `fingerprint`: the
+    table's lines as the form saw them (a conflict when they changed since); None takes them
+    as they are (a phones' agreed result). Returns the round file's name."""
     with WRITE_LOCK:
         loaded = load(source, slug)
         shown = f"{EVENTS_DIR}/{slug}/{loaded.round_file or 'round file'}"
@@ -202,17 +207,18 @@ def save_table(source: Path, slug: str, round_number: int, table: str, fingerpri
         current = loaded.table(table)
         if current is None:
             raise Refused([Problem(shown, None, f"round {round_number} has no table {table}")])
-        if fingerprint != current.rows.fingerprint:
+        if fingerprint is not None and fingerprint != current.rows.fingerprint:
             raise Refused([Problem(shown, None, f"table {table} was changed in {loaded.round_file} "
                                    "since this form was opened (by hand, or at another desk or "
                                    "phone): nothing was written; here is what it says now")],
                           conflict=True)
+        games = games_of(loaded.entry, current.rows.seats)
         problems = check_values(loaded.entry, current.rows.seats, games, shown)
         if problems:
             raise Refused(problems)
         lines = roundfile.table_lines(loaded.text, current.rows, loaded.entry, games)
         write_lines(source, loaded, table, lines, by)
-        return load(source, slug)
+        return loaded.round_file
 
 
 def write_lines(source: Path, loaded: Loaded, table: str, lines: list[str], by: str) -> None:

@@ -18,9 +18,10 @@ from ..league.load import EVENTS_DIR, event_folders, is_event_folder
 from ..organizer.pair import Request as PairRequest
 from ..organizer.pair import plan_next_round, record_drops_said, write_round
 from . import correction, eventdesk, roundfile
-from .app import Desk, csrf_ok, form_of, organizer_only, refused_page
+from .app import Desk, organizer_form, organizer_only, picks_of, refused_page
 from .eventdesk import Loaded, Refused
-from .store import Journal, read_text
+from .player_routes import accept_report, queue_of
+from .store import Journal, read_text, write_atomically
 
 RECENT_DAYS = 3
 """The home page lists events dated this many days around today, and any marked in-progress."""
@@ -48,11 +49,10 @@ def routes(desk: Desk) -> list[Route]:
         return _event(desk, loaded, message=request.query_params.get("saved", ""))
 
     async def save(request: Request) -> Response:
-        if (locked := organizer_only(desk, request)) is not None:
-            return locked
-        slug, form = request.path_params["slug"], await form_of(request)
-        if not csrf_ok(desk, form, "organizer"):
-            return refused_page(desk, [Problem("desk", None, _STALE_FORM)], 403)
+        form, refusal = await organizer_form(desk, request)
+        if refusal is not None:
+            return refusal
+        slug = request.path_params["slug"]
         round_number, table = _int(form.get("round")), form.get("table", "")
         if form.get("add"):  # "Add a game": the form again, one block more, nothing saved
             loaded = await run_in_threadpool(eventdesk.load, desk.source, slug)
@@ -70,23 +70,25 @@ def routes(desk: Desk) -> list[Route]:
         return RedirectResponse(f"{prefix}/e/{slug}?saved={note}#t{table}", status_code=303)
 
     async def next_round(request: Request) -> Response:
-        if (locked := organizer_only(desk, request)) is not None:
-            return locked
-        slug, form = request.path_params["slug"], await form_of(request)
-        if not csrf_ok(desk, form, "organizer"):
-            return refused_page(desk, [Problem("desk", None, _STALE_FORM)], 403)
-        said = await run_in_threadpool(_form_next, desk, slug, form, await request.form())
+        form, refusal = await organizer_form(desk, request)
+        if refusal is not None:
+            return refusal
+        slug = request.path_params["slug"]
+        adds = await picks_of(request, "add") + [
+            name.strip() for name in form.get("new", "").split(";") if name.strip()][:50]
+        said = await run_in_threadpool(_form_next, desk, slug, form,
+                                       await picks_of(request, "drop"), adds)
         if isinstance(said, list):
             loaded = await run_in_threadpool(eventdesk.load, desk.source, slug)
             return _event(desk, loaded, status=422, next_problems=said)
         return RedirectResponse(f"{prefix}/e/{slug}?saved={said}", status_code=303)
 
     async def phones(request: Request) -> Response:
-        if (locked := organizer_only(desk, request)) is not None:
-            return locked
-        slug, form = request.path_params["slug"], await form_of(request)
-        if not csrf_ok(desk, form, "organizer") or not is_event_folder(desk.source, slug):
-            return refused_page(desk, [Problem("desk", None, _STALE_FORM)], 403)
+        form, refusal = await organizer_form(desk, request)
+        slug = request.path_params["slug"]
+        if refusal is not None or not is_event_folder(desk.source, slug):
+            return refusal or refused_page(desk, [Problem(f"{EVENTS_DIR}/{slug}", None,
+                                                          "there is no such event folder")], 404)
         on = form.get("on") == "1"
         await run_in_threadpool(desk.venue.set_phones, slug,
                                 Journal(desk.source / EVENTS_DIR / slug), on)
@@ -94,12 +96,10 @@ def routes(desk: Desk) -> list[Route]:
                                 f"{'on' if on else 'off'}.#phones", status_code=303)
 
     async def accept(request: Request) -> Response:
-        if (locked := organizer_only(desk, request)) is not None:
-            return locked
-        slug, form = request.path_params["slug"], await form_of(request)
-        if not csrf_ok(desk, form, "organizer"):
-            return refused_page(desk, [Problem("desk", None, _STALE_FORM)], 403)
-        from .player_routes import accept_report
+        form, refusal = await organizer_form(desk, request)
+        if refusal is not None:
+            return refusal
+        slug = request.path_params["slug"]
         try:
             await run_in_threadpool(accept_report, desk, slug, _int(form.get("round")),
                                     form.get("table", ""), _int(form.get("seat")))
@@ -119,12 +119,10 @@ def routes(desk: Desk) -> list[Route]:
                          csrf=desk.secrets.csrf("organizer"), drafts={})
 
     async def correct(request: Request) -> Response:
-        if (locked := organizer_only(desk, request)) is not None:
-            return locked
+        form, refusal = await organizer_form(desk, request)
+        if refusal is not None:
+            return refusal
         slug, number = request.path_params["slug"], request.path_params["number"]
-        form = await form_of(request)
-        if not csrf_ok(desk, form, "organizer"):
-            return refused_page(desk, [Problem("desk", None, _STALE_FORM)], 403)
         outcome = await run_in_threadpool(_correct, desk, slug, number, form)
         if isinstance(outcome, str):
             return RedirectResponse(f"{prefix}/e/{slug}?saved={outcome}", status_code=303)
@@ -144,10 +142,6 @@ def routes(desk: Desk) -> list[Route]:
             Route(f"{prefix}/e/{{slug}}/round/{{number:int}}", correct, methods=["POST"])]
 
 
-_STALE_FORM = ("this form is not the desk's (or the desk's secret changed since it was "
-               "opened): open the page again and resend")
-
-
 def _int(text: str | None) -> int:
     return int(text) if text and text.isdigit() and len(text) < 7 else -1
 
@@ -155,7 +149,6 @@ def _int(text: str | None) -> int:
 def _event(desk: Desk, loaded: Loaded, status: int = 200, message: str = "",
            problems: dict[str, list[str]] | None = None, drafts: dict | None = None,
            extra: dict[str, int] | None = None, next_problems: list[str] | None = None) -> Response:
-    from .player_routes import queue_of
     journal = Journal(loaded.folder)
     state = desk.venue.of(loaded.slug, journal)
     queue = queue_of(desk, loaded)
@@ -172,17 +165,13 @@ def _event(desk: Desk, loaded: Loaded, status: int = 200, message: str = "",
 
 
 def _save(desk: Desk, slug: str, round_number: int, table: str, form: dict[str, str]) -> Loaded:
-    loaded = eventdesk.load(desk.source, slug)
-    current = loaded.table(table)
-    if loaded.entry is None or current is None:
-        raise Refused([Problem(f"{EVENTS_DIR}/{slug}", None,
-                               f"round {round_number} has no table {table} being played")])
-    games = eventdesk.games_from_form(loaded.entry, current.rows.seats, form)
-    after = eventdesk.save_table(desk.source, slug, round_number, table, form.get("fp", ""),
-                                 games, "desk")
-    desk.venue.clear(slug, Journal(loaded.folder), round_number, table)
-    desk.changed([f"{EVENTS_DIR}/{slug}/{loaded.round_file}"])
-    return after
+    """The table's result as the organizer's form sent it; the event as it is after."""
+    written = eventdesk.save_table(
+        desk.source, slug, round_number, table, form.get("fp", ""),
+        lambda entry, seats: eventdesk.games_from_form(entry, seats, form), "desk")
+    desk.venue.clear(slug, Journal(desk.source / EVENTS_DIR / slug), round_number, table)
+    desk.changed([f"{EVENTS_DIR}/{slug}/{written}"])
+    return eventdesk.load(desk.source, slug)
 
 
 def _players_of(loaded: Loaded) -> list[str]:
@@ -200,17 +189,15 @@ def _candidates(loaded: Loaded) -> list[str]:
                   key=str.casefold)
 
 
-def _form_next(desk: Desk, slug: str, form: dict[str, str], multi) -> str | list[str]:
+def _form_next(desk: Desk, slug: str, form: dict[str, str], drops: list[str],
+               adds: list[str]) -> str | list[str]:
     """Form the next round as `pair` does: a note for the organizer, or the problems."""
     folder = desk.source / EVENTS_DIR / slug
-    drops = [name for name in multi.getlist("drop") if isinstance(name, str)][:200]
-    adds = [name for name in multi.getlist("add") if isinstance(name, str) and name][:200]
-    adds += [n.strip() for n in form.get("new", "").split(";") if n.strip()][:50]
     with eventdesk.WRITE_LOCK:
         loaded = eventdesk.load(desk.source, slug)
         if form.get("round") != str(loaded.round_number):
-            return [f"{EVENTS_DIR}/{slug}: round {loaded.round_number + 1} was formed meanwhile "
-                    "(at another desk, or with pair): nothing was done"]
+            return [(f"{EVENTS_DIR}/{slug}: round {loaded.round_number + 1} was formed "
+                     "meanwhile (at another desk, or with pair): nothing was done")]
         if loaded.to_go and form.get("override") == "1":
             problems = _unplayed(desk, loaded)
             if problems:
@@ -235,14 +222,14 @@ def _unplayed(desk: Desk, loaded: Loaded) -> list[str]:
     result for every seat (Conquest: an unpaired loss each), so the round can be scored."""
     entry = loaded.entry
     if entry is None or entry.unplayed is None or loaded.text is None:
-        return [f"{EVENTS_DIR}/{loaded.slug}/{loaded.round_file}: {len(loaded.to_go)} tables "
-                "have no result, and this game has no result to give a table that never "
-                "reported: enter their results first"]
+        return [(f"{EVENTS_DIR}/{loaded.slug}/{loaded.round_file}: {len(loaded.to_go)} tables "
+                 "have no result, and this game has no result to give a table that never "
+                 "reported: enter their results first")]
     text = loaded.text
     for table in loaded.to_go:
         lines = roundfile.table_lines(text, table.rows, entry, [[{"result": entry.unplayed}
-                                                                 for _ in table.rows.seats]])
-        lines = [_without_table(text, line) for line in lines]
+                                                                 for _ in table.rows.seats]],
+                                      unseated=True)
         try:
             eventdesk.write_lines(desk.source, loaded, table.number, lines, "override")
         except Refused as exc:
@@ -250,14 +237,6 @@ def _unplayed(desk: Desk, loaded: Loaded) -> list[str]:
         loaded = eventdesk.load(desk.source, loaded.slug)
         text = loaded.text
     return []
-
-
-def _without_table(text: roundfile.RoundText, line: str) -> str:
-    at = text.column("table")
-    cells = roundfile._cells(line)
-    if at is not None:
-        cells[at] = ""
-    return ",".join(roundfile.csv_cell(c) for c in cells)
 
 
 def _round_tables(loaded: Loaded, number: int) -> list[roundfile.TableRows]:
@@ -292,7 +271,6 @@ def _correct(desk: Desk, slug: str, number: int, form: dict[str, str]):
             return loaded, tables, preview, {}
         Journal(loaded.folder).append({"kind": "correction", "file": preview.file,
                                        "table": table, "lines": preview.lines})
-        from .store import write_atomically
         write_atomically(loaded.folder / preview.file, preview.text)
     desk.changed([f"{EVENTS_DIR}/{slug}/{preview.file}"])
     return f"Round {number}, table {table} corrected."

@@ -17,7 +17,17 @@ from starlette.routing import Route
 from ..core.problems import Problem
 from ..league.load import EVENTS_DIR, is_event_folder
 from . import eventdesk, roundfile
-from .app import NO_STORE, PREFIX, Desk, csrf_ok, form_of, is_organizer, organizer_only, refused_page
+from .app import (
+    NO_STORE,
+    PREFIX,
+    Desk,
+    csrf_ok,
+    form_of,
+    is_organizer,
+    organizer_form,
+    organizer_only,
+    refused_page,
+)
 from .eventdesk import DeskTable, Loaded, Refused
 from .reports import agreed
 from .store import Journal
@@ -63,11 +73,10 @@ def routes(desk: Desk) -> list[Route]:
                          csrf=desk.secrets.csrf("organizer"), generation=generation)
 
     async def timer(request: Request) -> Response:
-        if (locked := organizer_only(desk, request)) is not None:
-            return locked
-        slug, form = request.path_params["slug"], await form_of(request)
-        if not csrf_ok(desk, form, "organizer"):
-            return refused_page(desk, [], 403)
+        form, refusal = await organizer_form(desk, request)
+        if refusal is not None:
+            return refusal
+        slug = request.path_params["slug"]
         loaded = await run_in_threadpool(eventdesk.load, desk.source, slug)
         if loaded.event is None or loaded.ruleset is None:
             return refused_page(desk, loaded.errors, 422)
@@ -183,15 +192,12 @@ def _report(desk: Desk, loaded: Loaded, table: DeskTable, seat: int, form: dict[
 
 
 def _apply(desk: Desk, slug: str, round_number: int, table: str, games, by: str) -> None:
+    """Save a result the phones agreed on (or the organizer accepted), over the table as it is."""
     with eventdesk.WRITE_LOCK:
-        loaded = eventdesk.load(desk.source, slug)
-        current = loaded.table(table)
-        if current is None or loaded.round_number != round_number:
-            raise Refused([Problem(slug, None, f"round {round_number} is over")])
-        eventdesk.save_table(desk.source, slug, round_number, table, current.rows.fingerprint,
-                             games, by)
-        desk.venue.clear(slug, Journal(loaded.folder), round_number, table)
-    desk.changed([f"{EVENTS_DIR}/{slug}/{loaded.round_file}"])
+        written = eventdesk.save_table(desk.source, slug, round_number, table, None,
+                                       lambda *_: games, by)
+        desk.venue.clear(slug, Journal(desk.source / EVENTS_DIR / slug), round_number, table)
+    desk.changed([f"{EVENTS_DIR}/{slug}/{written}"])
 
 
 def accept_report(desk: Desk, slug: str, round_number: int, table: str, seat: int) -> None:

@@ -141,17 +141,18 @@ def column_of(text: RoundText, cell: Cell) -> str | None:
 
 
 def table_lines(text: RoundText, rows: TableRows, entry: Entry,
-                games: list[list[dict[str, str]]]) -> list[str]:
+                games: list[list[dict[str, str]]], unseated: bool = False) -> list[str]:
     """The lines of the table with `games` entered: one line per seat per game (a game with
     nothing in it is left out, and a table with no game left goes back to its seat rows). A
-    column the desk does not ask about keeps its value from the seat's first line."""
+    column the desk does not ask about keeps its value from the seat's first line.
+    `unseated`: the lines with their table emptied (a table that never played: Entry.unplayed)."""
     kept = _kept_cells(text, rows.table, entry)
     filled = [game for game in games if any(v for seat in game for v in seat.values())]
     lines = []
     for number, game in enumerate(filled or [[{} for _ in rows.seats]], start=1):
         for seat, values in zip(rows.seats, game):
             cells = dict(kept.get(seat, {}))
-            cells.update({"table": rows.table, "player": seat})
+            cells.update({"table": "" if unseated else rows.table, "player": seat})
             if entry.games:
                 cells["game"] = str(number) if filled else ""
             for cell in entry.cells:

@@ -27,6 +27,7 @@ from .app import PREFIX, Desk, make_app
 from .bulletin import Builder
 from .codes import Secrets
 from .eventdesk import replay
+from .store import JOURNAL
 
 MAX_CONNECTIONS = 512
 KEEP_ALIVE = 5
@@ -74,7 +75,7 @@ class DeskLoop(WatchLoop):
     def _replay(self) -> list[str]:
         said = []
         for folder in event_folders(self.source, ProblemLog()):
-            if (folder / ".desk-journal.jsonl").exists():
+            if (folder / JOURNAL).exists():
                 said += replay(self.source, folder.name)
         return said
 
@@ -84,10 +85,7 @@ class DeskLoop(WatchLoop):
         self.desk.bulletin.raise_generation()
 
     def _configure(self) -> None:
-        config = self.session.config
-        if config is not None and config is not self.desk.config:
-            self.desk.config, self.desk._env = config, None
-            self.desk.base_path = config.base_url.path
+        self.desk.configure(self.session.config)
 
     def _serve(self, listener: socket.socket) -> None:
         import uvicorn

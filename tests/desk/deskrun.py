@@ -5,6 +5,8 @@ event run by hand (`pair`, then results typed into the round file) to compare wi
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import signal
@@ -112,8 +114,6 @@ def fingerprint_of(html: str, table: str) -> str:
 
 def seats_of(round_file: Path) -> dict[str, list[str]]:
     """Table → its players in file order (a name once), from a round file."""
-    import csv
-    import io
     tables: dict[str, list[str]] = {}
     for row in csv.DictReader(io.StringIO(round_file.read_text(encoding="utf-8"))):
         if row["table"] and row["player"] not in tables.setdefault(row["table"], []):

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-
 from deskrun import NAMES, csrf_of, fingerprint_of, league, seats_of, start_desk
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from deskrun import NAMES, csrf_of, fingerprint_of, league, pair_by_hand, seats_of, start_desk
 from test_desk_events import CONQUEST, SLUG, type_conquest_results
 

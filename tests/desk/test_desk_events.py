@@ -4,11 +4,9 @@ is byte for byte the same. The desk is a real `site-builder desk` process, drive
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-
 from deskrun import NAMES, csrf_of, fingerprint_of, league, pair_by_hand, seats_of, start_desk
 
 pytestmark = pytest.mark.slow
@@ -38,6 +36,19 @@ def type_conquest_results(round_file: Path) -> None:
     round_file.write_text("\n".join(lines), encoding="utf-8")
 
 
+def run_by_hand(folder: Path, type_results) -> int:
+    """The event run in a terminal: `pair`, the results typed in, until `pair` says the event
+    is over. Returns how many rounds it had."""
+    rounds = 0
+    while True:
+        try:
+            round_file = pair_by_hand(folder)
+        except AssertionError:
+            return rounds
+        type_results(round_file)
+        rounds += 1
+
+
 def event_files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())
             if p.is_file() and not p.name.startswith(".")}
@@ -46,14 +57,7 @@ def event_files(folder: Path) -> dict[str, bytes]:
 def test_a_ten_player_conquest_event_at_the_desk_equals_the_one_typed_by_hand(tmp_path):
     by_hand = league(tmp_path / "hand", SLUG, CONQUEST, NAMES[:10])
     at_desk = league(tmp_path / "desk", SLUG, CONQUEST, NAMES[:10])
-    rounds = 0
-    while True:  # by hand: pair, type, until pair says the event is over
-        try:
-            round_file = pair_by_hand(by_hand)
-        except AssertionError:
-            break
-        type_conquest_results(round_file)
-        rounds += 1
+    rounds = run_by_hand(by_hand, type_conquest_results)
     assert rounds == 4  # Basic structure, 10 players: four Swiss rounds (V.2)
 
     desk = start_desk(tmp_path / "desk")
@@ -106,8 +110,7 @@ def type_spellfire_results(round_file: Path) -> None:
     """What an organizer types: game 1 on the seat rows `pair` wrote, game 2 as new rows under
     each bracket's."""
     seats = seats_of(round_file)
-    header, *lines = round_file.read_text(encoding="utf-8").rstrip("\n").split("\n")
-    out = [header]
+    out = [round_file.read_text(encoding="utf-8").split("\n", 1)[0]]
     for table, players in seats.items():
         games = bracket_games(players)
         for number, game in enumerate(games, start=1):
@@ -119,14 +122,7 @@ def type_spellfire_results(round_file: Path) -> None:
 def test_a_nine_player_spellfire_event_at_the_desk_equals_the_one_typed_by_hand(tmp_path):
     by_hand = league(tmp_path / "hand", SF_SLUG, SPELLFIRE, NAMES[:9])
     at_desk = league(tmp_path / "desk", SF_SLUG, SPELLFIRE, NAMES[:9])
-    rounds = 0
-    while True:
-        try:
-            round_file = pair_by_hand(by_hand)
-        except AssertionError:
-            break
-        type_spellfire_results(round_file)
-        rounds += 1
+    rounds = run_by_hand(by_hand, type_spellfire_results)
     assert rounds >= 2
 
     desk = start_desk(tmp_path / "desk")

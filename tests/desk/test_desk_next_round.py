@@ -5,10 +5,10 @@ says so explicitly."""
 from __future__ import annotations
 
 import pytest
-
 from deskrun import NAMES, csrf_of, fingerprint_of, league, pair_by_hand, seats_of, start_desk
-from site_builder.cli import main
 from test_desk_events import CONQUEST, SLUG, event_files, type_conquest_results
+
+from site_builder.cli import main
 
 pytestmark = pytest.mark.slow
 

@@ -27,7 +27,7 @@ def test_a_seat_code_opens_its_own_round_table_and_player_only(tmp_path):
 
 def test_a_secret_file_that_is_not_ours_is_replaced_and_said(tmp_path):
     (tmp_path / SECRET_FILE).write_text("password123\n")
-    secrets, note = Secrets.of_site(tmp_path)
+    _, note = Secrets.of_site(tmp_path)
     assert "was not a desk secret" in note
     assert len((tmp_path / SECRET_FILE).read_text().strip()) == 64
 
