@@ -82,14 +82,13 @@ class Desk:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status, headers=NO_STORE)
 
-    watching: bool = False
-    """A watcher reports every file written (the desk's too): it asks for the rebuilds."""
-
     def changed(self, paths: list[str]) -> None:
-        """A file of the site was written: walls hear of it now, and the site is rebuilt (by
-        the watcher's news of it when one runs, so one write makes one build)."""
+        """A file of the site was written: walls hear of it now, and the site is rebuilt at
+        once. The watcher reports the same write a moment later; that second rebuild finds
+        nothing new. Waiting for the watcher alone cost up to its 3 s limit now and then
+        (bench/desk_latency.py: worst 3.1 s against 0.18 s), and the desk knows what it wrote."""
         self.bulletin.raise_generation()
-        if self.builder is not None and not self.watching:
+        if self.builder is not None:
             self.builder.request(paths)
 
 

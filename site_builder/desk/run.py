@@ -48,7 +48,6 @@ class DeskLoop(WatchLoop):
         self.desk.builder = builder
         watcher = Watcher(self.source, builder.request)
         watcher.observe()
-        self.desk.watching = True
         try:
             for line in self._replay():
                 _say(terminal_safe(line))
