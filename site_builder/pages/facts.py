@@ -10,7 +10,7 @@ event's input files, so an unchanged event is neither loaded nor scored again.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .deckentry import DeckEntry
 from ..core.digests import bytes_digest, digest
@@ -80,9 +80,9 @@ class EventFacts:
     label_digest: str
     """The digest of `summary.label`: what each of its players' pages shows of the event."""
     results: tuple[tuple[str, str, bytes], ...]
-    """(person id, the digest of their result, the result packed) for everyone with a result.
-    Kept packed: a build from the state reads the few results the pages it draws show (see
-    `result_of`), not the games of every player of every event."""
+    """(person id, the digest of their history line, the line packed) for everyone with a
+    result (see `history_line`). Kept packed: a build from the state reads the few lines the
+    pages it draws show (see `result_of`)."""
     names: tuple[tuple[str, bool, str], ...]
     """(person id, whether they played, the name written here): their display name's inputs."""
     ranking: tuple[RankingEntry, ...] | None
@@ -111,7 +111,7 @@ def event_facts(key: str, scored: ScoredEvent, ruleset: Ruleset, problems: list[
     event = scored.event
     results = []
     for result in scored.players.values():
-        packed = pack(result, PlayerResult)
+        packed = pack(history_line(result), PlayerResult)
         results.append((result.player.id, bytes_digest(packed), packed))
     names = tuple((ref.id, name not in event.official_names, name)
                   for name, ref in sorted(event.players.items()))
@@ -120,6 +120,14 @@ def event_facts(key: str, scored: ScoredEvent, ruleset: Ruleset, problems: list[
     return EventFacts(key, summary, digest(summary.label), tuple(results), names, ranking,
                       scored.ranking_note, _ranking_digest(summary, ranking, scored.ranking_note),
                       tuple(problems), scored.decks, digest(scored.decks) if scored.decks else "")
+
+
+def history_line(result: PlayerResult) -> PlayerResult:
+    """What a player's page shows of their result: one line (finish, points, record, deck). The
+    games, the rank after each round and the notes are the event's pages' to show: kept out, a
+    player's page is drawn again only when its line changes (not when a round they sat out
+    moved their rank), and the state stays small."""
+    return replace(result, games=(), notes=(), ranks=())
 
 
 def _ranking_digest(summary: EventSummary, ranking: tuple | None, note: str) -> str:

@@ -24,10 +24,6 @@ from .playersindex import players_index_pages
 from .rankings import PAGE_SIZE, TOP_ROWS, GameRanking, ranking_json
 from .search import search_pages
 
-DETAILED_EVENTS = 10
-"""Player pages list every event, and game by game the most recent ones only: a regular's page
-would otherwise grow by a table per event they ever played (megabytes on a phone)."""
-
 @dataclass(slots=True)
 class SiteInputs:
     """What the pages across events are planned from."""
@@ -165,5 +161,4 @@ def player_page(person: Person, entries: list[tuple[EventFacts, str, bytes]],
 def _player_context(person: Person, entries: list[tuple[EventFacts, str, bytes]],
                     points: dict[str, int]) -> dict:
     shown = [(facts.summary.label, result_of(result)) for facts, _, result in entries]
-    return {"person": person, "entries": shown, "ranking_points": points,
-            "detailed": shown[:DETAILED_EVENTS]}
+    return {"person": person, "entries": shown, "ranking_points": points}

@@ -140,9 +140,23 @@ def test_stylesheet_link_is_stable_so_a_css_edit_changes_one_file(demo):
 
 
 def test_player_page_joins_spellings_through_players_csv(demo):
+    """data/players.csv lists "Rob Mills" as an alias of Robert Mills: the November Store Night,
+    written with "Rob Mills" (loss in round 1, win in round 2: 1–0–1, 5 points), is a line of
+    Robert Mills's page, and its finish leads to his row there, which shows the name as written
+    there and links back to his page. "Rob Mills" has no page of his own."""
     html = read_page(demo / "players/robert-mills/index.html")
     assert "<h1>Robert Mills</h1>" in html
-    assert "played as “Rob Mills”" in html
+    night = "events/2026-11-21-november-store-night/"
+    line = re.search(rf'<li><p class="h-event"><a href="{BASE}{night}">November Store Night</a>'
+                     r'.*?</li>', html, re.S)
+    assert line, "the November Store Night is not on Robert Mills's page"
+    assert f'<a href="{BASE}{night}#p-robert-mills">' in line[0]
+    assert "<small>1–0–1 · 5 pts · as “Rob Mills”</small>" in line[0]  # the name played under
+    event = read_page(demo / night / "index.html")
+    row = event[event.index('<tr id="p-robert-mills"'):]
+    row = row[:row.index("</tr>")]
+    assert f'<a href="{BASE}players/robert-mills/">Rob Mills</a>' in row
+    assert not (demo / "players/rob-mills").exists()
 
 
 def _tree(folder: Path) -> list[str]:
@@ -175,15 +189,28 @@ def test_names_and_reports_are_escaped_everywhere(site):
         assert "<b>Bob</b>" not in html and "<script>" not in html and "<i>Cup</i>" not in html
     event = site.html("events/2024-05-18-x/")
     assert "&lt;b&gt;Bob&lt;/b&gt;" in event and "Robert&#39;); DROP TABLE players;--" in event
-    # The standings rows (drawn by the standings table macro) as well as the results.
-    round_page = site.html("events/2024-05-18-x/round-1/")
-    assert round_page.count(">&lt;b&gt;Bob&lt;/b&gt;</a>") >= 2
+    # The standings rows (drawn by the standings table macro) on the event page.
+    standings_table = event[event.index('<table class="standings">'):]
+    assert standings_table.count(">&lt;b&gt;Bob&lt;/b&gt;</a>") == 1
+    assert ">Robert&#39;); DROP TABLE players;--</a>" in standings_table
     assert "&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong>" in event
+    # The round's results: Bob beat Robert at table 1, Zoë had the bye.
+    round_page = site.html("events/2024-05-18-x/round-1/")
+    results = round_page[round_page.index('<table class="pairings">'):]
+    for name in ("&lt;b&gt;Bob&lt;/b&gt;", "Robert&#39;); DROP TABLE players;--",
+                 "Zoë &#34;Z&#34; &lt;script&gt;x()&lt;/script&gt;"):
+        assert results.count(f">{name}</a>") == 1, name
+    assert '<h1><a class="title-link" href="/events/2024-05-18-x/">&lt;i&gt;Cup&lt;/i&gt;</a></h1>' \
+        in round_page
     standings = site.json("events/2024-05-18-x/standings.json")["standings"]
     assert sorted(r["player"] for r in standings) == sorted(nasty)
-    # Robert's games list Bob as his opponent (rows drawn by the game_row macro).
-    robert = next(r["player_id"] for r in standings if r["player"] == nasty[1])
-    assert ">&lt;b&gt;Bob&lt;/b&gt;</a></td>" in site.html(f"players/{robert}/")
+    # Each player's page: their name as its heading, the event's name in their history line.
+    for row in standings:
+        page = site.html(f"players/{row['player_id']}/")
+        heading = (row["player"].replace("&", "&amp;").replace("<", "&lt;")
+                   .replace(">", "&gt;").replace('"', "&#34;").replace("'", "&#39;"))
+        assert f"<h1>{heading}</h1>" in page, row["player"]
+        assert '<a href="/events/2024-05-18-x/">&lt;i&gt;Cup&lt;/i&gt;</a>' in page
 
 
 def test_content_pages_and_markdown_links_under_a_base_path(site):
@@ -251,17 +278,21 @@ def test_players_index_is_alphabetical_ignoring_accents_and_case(site):
 
 
 def test_pages_are_utf8_with_the_characters_as_written(demo):
-    """Pages are UTF-8 as written, declared in their head: a name's accents, the quotes around
-    an alias and the record's en dash are the characters themselves, as in the JSON twins.
-    Characters HTML gives meaning to stay escaped (test_names_and_reports_are_escaped_everywhere)."""
+    """Pages are UTF-8 as written, declared in their head: a name's accents, a record's en dash,
+    the middle dot between the facts of a player's line and curly quotes are the characters
+    themselves, as in the JSON twins. Characters HTML gives meaning to stay escaped
+    (test_names_and_reports_are_escaped_everywhere)."""
     pages = list(demo.rglob("*.html"))
     assert len(pages) > 100
     for page in pages:
         text = page.read_bytes().decode("utf-8")  # every page decodes
         assert '<meta charset="utf-8">' in text[:200], page
-        assert "&#8211;" not in text and "&#246;" not in text, page
+        for entity in ("&#8211;", "&ndash;", "&#246;", "&#183;", "&middot;", "&#8220;", "&ldquo;"):
+            assert entity not in text, (page, entity)
     robert = (demo / "players/robert-mills/index.html").read_text(encoding="utf-8")
-    assert "played as \u201cRob Mills\u201d" in robert
+    assert "<small>1–0–1 · 5 pts · as “Rob Mills”</small>" in robert  # the November Store Night
+    decks = (demo / "decks/conquest/index.html").read_text(encoding="utf-8")
+    assert "\u201cReached cut or final\u201d" in decks
     spring = "events/2026-03-14-spring-store-championship"
     assert "Björn Lindqvist" in (demo / spring / "index.html").read_text(encoding="utf-8")
     assert "Björn Lindqvist" in (demo / spring / "standings.json").read_text(encoding="utf-8")

@@ -4,6 +4,8 @@ complete round. An earlier round with a missing result is an error."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import conquest_event, read_page
@@ -167,13 +169,29 @@ def test_kingdom_rounds_in_progress(site, run_cli):
             "(round 2) may still be in progress; write the result") in result.lines
 
 
-def test_every_player_of_a_round_in_progress_has_a_page_showing_the_game(site):
-    """A newcomer's first round links to their page, which exists; a regular's page shows the
-    game being played after their results."""
+def test_every_player_of_a_round_in_progress_has_a_page_and_the_round_shows_the_game(site):
+    """A newcomer's first round links to their page, which exists and says they are playing
+    round 2 (no rank yet, so no link to a standings row); a regular's page shows their result so
+    far (Ada: won round 1, 1–0–0, 5 points, of the 7 players of round 1) leading to their row,
+    and the round page shows both games being played."""
     site.event(SLUG, conquest_event(structure="custom", swiss_rounds=3, cut=0),
                {1: ROUND_1, 2: ROUND_2_PLAYING.replace(",Finn,bye\n", "4,Finn,\n4,Newcomer,\n")})
     assert site.build() == 0
+    event = site.html(f"events/{SLUG}/")
     newcomer = site.html("players/newcomer/")
-    assert SLUG in newcomer and "playing round 2" in newcomer and "Finn" in newcomer
+    assert f'<a href="/events/{SLUG}/">' in newcomer and "in progress</span>" in newcomer
+    assert "<strong>playing round 2</strong>" in newcomer
+    assert "#p-newcomer" not in newcomer and 'id="p-newcomer"' not in event
     ada = site.html("players/ada/")
-    assert "Round 2" in ada and "playing" in ada and "Cleo" in ada
+    assert re.search(rf'<strong><a href="/events/{SLUG}/#p-ada">\w+ of 7</a></strong> '
+                     r"<small>1–0–0 · 5 pts</small>", ada)
+    assert 'id="p-ada"' in event
+    round_2 = site.html(f"events/{SLUG}/round-2/")
+    by_table = round_2[round_2.index('<table class="pairings">'):]
+    games = re.findall(r'<tbody class="table-group( playing)?">(.*?)</tbody>', by_table, re.S)
+    tables = {re.search(r'<th scope="rowgroup" rowspan="2" class="num">(\d+)</th>', body)[1]:
+              (bool(playing), re.findall(r'<a href="/players/[^"]+/">([^<]+)</a>', body))
+              for playing, body in games}
+    assert tables["1"] == (True, ["Ada", "Cleo"])
+    assert tables["4"] == (True, ["Finn", "Newcomer"])
+    assert '<a href="/players/newcomer/">Newcomer</a>' in round_2

@@ -146,7 +146,13 @@ def test_decks_are_in_the_standings_and_their_json(league):
     html = league.html(f"events/{SPRING}/")
     assert '<a href="https://decks.example/a?list=1&amp;v=2" rel="nofollow noopener">Eldar</a>' in html
     assert 'href="javascript:' not in html
-    assert ">Deck</th>" in league.html(f"events/{SPRING}/round-1/")
+    standings_table = html[html.index('<table class="standings">'):]
+    standings_table = standings_table[:standings_table.index("</table>")]
+    assert ">Deck</th>" in standings_table
+    # after each round, its twin names each player's deck (F gave none)
+    round_one = league.json(f"events/{SPRING}/round-1/standings.json")["standings"]
+    assert {r["player"]: r["deck"] for r in round_one} == {
+        "A": "Eldar", "B": "Eldar", "C": "Orks", "D": "Orks", "E": "Tau", "F": None}
     # a `faction` column names decks too, as the players wrote them
     assert ">Decks</h2>" in league.html(f"events/{OLD}/")
     assert league.json(f"events/{OLD}/standings.json")["standings"][0]["deck"] == "eldar"
@@ -159,14 +165,25 @@ def test_a_bad_deck_link_is_a_warning_and_left_off(site, run_cli):
             "address: expected one starting with https:// (left off the pages)") in run.err
 
 
-def test_player_pages_show_the_deck_and_the_rank_after_each_round(league):
+def test_player_pages_show_the_finish_and_deck_and_the_twins_the_rank_after_each_round(league):
     html = league.html("players/e/")
-    assert "played Tau" in html
-    # E: 0 points after round 1 … 3rd after round 2 (C 10; A, E, B 5 — A ahead on SoS), champion
-    ranks = table_rows(html, "Rank after each round")
-    assert ranks[-1][1] == "3" and ranks[-1][-1] == "1"
-    assert "E's rank after each round:" in html and 'role="img"' in html
-    assert ">Deck</th>" in html  # the history table's column
+    # E won the final: champion, 1–0–1 in the Swiss (lost to C, beat F), 5 points, Tau (its
+    # javascript: list left off), leading to E's row of the final standings
+    assert (f'<strong><a href="/events/{SPRING}/#p-e">Champion</a></strong> '
+            "<small>1–0–1 · 5 pts · Tau · ") in html
+    assert 'href="javascript:' not in html
+    assert '<tr id="p-e"' in league.html(f"events/{SPRING}/")
+    # A's deck links to A's list; F gave no deck, so F's line names none
+    assert ('<small>1–0–1 · 5 pts · <a href="https://decks.example/a?list=1&amp;v=2" '
+            'rel="nofollow noopener">Eldar</a> · ') in league.html("players/a/")
+    assert "<small>0–0–2 · 0 pts · 0 ranking points</small>" in league.html("players/f/")
+    # E: 3rd after round 2 (C 10; A, E, B 5 — A ahead on SoS), champion after the final
+    ranks = {}
+    for n in (2, 4):
+        twin = league.json(f"events/{SPRING}/round-{n}/standings.json")
+        assert twin["after_round"] == n
+        ranks[n] = {r["player"]: (r["rank"], r["points"], r["deck"]) for r in twin["standings"]}["E"]
+    assert ranks == {2: (3, 5, "Tau"), 4: (1, 5, "Tau")}
 
 
 def test_names_and_decks_are_escaped(site):

@@ -107,8 +107,16 @@ def test_totals_over_scored_events_with_aliases_and_officials(site):
     assert json_rows(site, "spellfire") == table_rows(page) == expected
     assert ("SPELLFIRE: Championship—Standard [55]</a> (Winter Open) — not counted: unscored: "
             "8 players") in page
-    player = site.html("players/a/")
-    assert 'abbr title="points toward the rankings"' in player and ">14</td>" in player
+    # A's page: each scored event's line says its 14 ranking points; the unscored one says none.
+    history = site.html("players/a/").split('<ol class="history"', 1)[1].split("</ol>", 1)[0]
+    lines = re.findall(r"<li>.*?</li>", history, re.S)
+    assert [re.search(r'href="/events/([^/]+)/"', line)[1] for line in lines] == [
+        "2026-03-14-three", "2026-02-14-two", "2026-01-10-one"]
+    assert "ranking point" not in lines[0]
+    assert [line.count("· 14 ranking points") for line in lines[1:]] == [1, 1]
+    greg = site.html("players/greg/")
+    assert greg.count("<strong>Coordinator</strong>") == 2
+    assert greg.count("· 9 ranking points</small>") == 2
 
 
 def test_equal_totals_share_a_rank(site):

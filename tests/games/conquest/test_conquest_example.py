@@ -66,8 +66,18 @@ def test_standings_after_round_2_know_nothing_of_round_3(built):
     assert rows[1]["tiebreak"] == "sos"
 
 
-def test_page_shows_the_numbers_rounded_to_three_decimals(built):
-    html = (built / f"events/{SLUG}/round-3/index.html").read_text()
-    assert ">1.667<" in html and ">3.417<" in html  # Eun-ji: 5/3 and 41/12
-    assert 'title="exactly 41/12"' in html
-    assert "dropped" in html
+def test_event_page_shows_the_final_numbers_rounded_to_three_decimals(built):
+    """The final standings (after round 3) on the event page: Eun-ji's row rounds 5/3 and 41/12
+    and says the exact values; Dmitri and Bram are marked dropped."""
+    html = (built / f"events/{SLUG}/index.html").read_text()
+    row = html[html.index('<tr id="p-eun-ji"'):]
+    row = row[:row.index("</tr>")]
+    assert '<td class="num" title="exactly 5/3">1.667</td>' in row
+    assert '<td class="num" title="exactly 41/12">3.417</td>' in row
+    for name in ("dmitri", "bram"):
+        assert f'<tr id="p-{name}" class="dropped">' in html
+    # the round-3 page shows the round, and leads to those standings and to its own twin
+    round_3 = (built / f"events/{SLUG}/round-3/index.html").read_text()
+    assert '<table class="standings"' not in round_3
+    assert f'<a href="/events/{SLUG}/#standings-heading">Final standings</a>' in round_3
+    assert f'<a href="/events/{SLUG}/round-3/standings.json" type="application/json">' in round_3

@@ -198,10 +198,23 @@ def test_built_pages_and_twins(site):
     first = site.json("events/2024-05-18-k/round-1/standings.json")["standings"]
     assert [(r["rank"], r["player"], r["tiebreak"]) for r in first][2:4] == [
         (3, "C", "shared"), (3, "D", "shared")]
+    # After round 2, by hand: A win + draw 3, D draw + bye 3, E bye + draw 3, B loss + win 2,
+    # C draw + loss 1. SoS, the mean of the opponents' points per round: E met A (3/2) 1.5;
+    # A met B (2/2) and E (3/2) 1.25; D met C (1/2) 0.5; B met A and C (1.5, 0.5) 1.0; C met D
+    # and B (1.5, 1.0) 1.25.
+    second = site.json("events/2024-05-18-k/round-2/standings.json")
+    assert second["after_round"] == 2
+    assert [(r["rank"], r["player"], r["points"], r["sos"]) for r in second["standings"]] == [
+        (1, "E", 3, 1.5), (2, "A", 3, 1.25), (3, "D", 3, 0.5), (4, "B", 2, 1.0), (5, "C", 1, 1.25)]
     page = site.html("events/2024-05-18-k/round-2/")
-    assert page.count("Cosmic struggle (draw)") == 2 and "Standings after round 2" in page
-    assert '<abbr title="Strength of Schedule">SoS</abbr>' in page and "W–D–L" in page
-    assert "Final standings" in site.html("events/2024-05-18-k/round-3/")
+    assert page.count("Cosmic struggle (draw)") == 2  # E 10, A 10
+    assert '<table class="standings"' not in page
+    assert ('<a href="/events/2024-05-18-k/round-2/standings.json" type="application/json">'
+            "Standings after round 2 (JSON)</a>") in page
+    event = site.html("events/2024-05-18-k/")
+    assert '<abbr title="Strength of Schedule">SoS</abbr>' in event and "W–D–L" in event
+    assert ('<a href="/events/2024-05-18-k/#standings-heading">Final standings</a>'
+            in site.html("events/2024-05-18-k/round-3/"))
 
 
 def test_names_are_escaped_on_the_round_page(site):
