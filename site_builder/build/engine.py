@@ -12,11 +12,12 @@ replaces the old one whole. Each event that changed goes through pipeline.py; th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.digests import digest
-from ..core.model import ContentPage, Person
+from ..core.model import ContentPage
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..files.inputs import code_digest
 from ..league.config import SiteConfig, load_config
@@ -25,12 +26,12 @@ from ..league.load import check_source, event_folders
 from ..league.people import PLAYERS_FILE, Directory, load_directory
 from ..pages.eventpages import Page, output_path
 from ..pages.facts import EventFacts
-from ..pages.rankings import GameRanking, build_rankings, ranked_event
-from ..pages.sitepages import SiteInputs, people_of, site_pages
-from ..rules import RULESETS
+from ..pages.siteplan import SitePlanner
+from ..pages.sitepages import SiteInputs
 from .buildresult import BuildResult, Counter, Progress, timed, url_of
 from .finish import extra_files
 from .keeper import Keeper, StateNotSaved, settle
+from .rankingcache import RankingCache
 from .pipeline import Drawing, EventJob, draw_page, event_outcome, page_key
 from .pool import folder_weight, shared
 from .publish import FreshFolder, InPlace, Publisher, Written
@@ -70,21 +71,36 @@ class Engine:
         self.kept = Keeper(out, self.code, clean)
         self.renderer: Renderer | None = None
         self._renderer_key = ""
-        self._rankings: dict[str, tuple[str, GameRanking]] = {}
-        """Game → (the digest of its inputs, its ranking): one cache, keyed by value."""
+        self._rankings = RankingCache()
         self._save = True
+        self._hint: Sequence[str] | None = None
+        self._published: tuple[BuildState, dict] | None = None
+        """(the state this engine's last build made, the event reports it drew with)."""
+        self._folder_keys: tuple[str, dict[str, str]] = ("", {})
+        """(data/players.csv's digest, event slug → its key) as the last build found them."""
+        self.planner = SitePlanner()
+        self._extra: tuple[SiteConfig, list[str], dict[str, bytes]] | None = None
+        self._page_keys: dict[str, tuple[Page, str, str]] = {}
+        """Output path → (the page planned, the site key, its page key): a page planned again
+        by the planner is a new object; one kept is not keyed again."""
 
     # ---------------------------------------------------------------- the stages
 
     def check(self) -> BuildResult:
         """Load and score everything, write nothing; raises DataError on errors."""
+        self._hint = None
         return self._run(render=False, keep_last_good=False, progress=None)
 
     def build(self, keep_last_good: bool = False, progress: Progress | None = None,
-              save: bool = True) -> BuildResult:
+              save: bool = True, changed: Sequence[str] | None = None) -> BuildResult:
         """Build into the output folder. With `save`, the state is written beside it (a watch
-        session keeps it in memory and writes it when it stops: see `save_state`)."""
+        session keeps it in memory and writes it when it stops: see `save_state`).
+
+        `changed`: the source paths a watcher saw change since this engine's last build. Only
+        the event folders they are in are looked at again (the others keep the key found last
+        time); None looks at every folder."""
         self._save = save
+        self._hint = changed
         try:
             return self._run(render=True, keep_last_good=keep_last_good, progress=progress)
         except Exception as error:
@@ -173,12 +189,19 @@ class Engine:
         reports = site.reports
         previous = state.events if state is not None else {}
         keys, todo = {}, []
+        unchanged = self._unchanged_folders(site)
+        published = self._published_as_before(site, state, drawing)
         for folder in site.folders:
             slug = folder.name
-            keys[slug] = digest(self.code, site.players_digest, self.kept.digests.folder(str(folder)))
+            keys[slug] = unchanged.get(slug) or digest(self.code, site.players_digest,
+                                                       self.kept.digests.folder(str(folder)))
             unit = previous.get(slug)
+            if (published is not None and slug in unchanged and unit is not None
+                    and unit.facts.key == keys[slug] and reports.get(slug) == published.get(slug)):
+                continue  # as this engine's last build published it, pages and all
             if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
+        self._folder_keys = (site.players_digest, keys)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
         counter = Counter("Scoring events", len(todo), progress)
         outcomes = {o.slug: o for o in shared(event_outcome, job, todo, self.parallel,
@@ -201,6 +224,34 @@ class Engine:
                     units[slug] = EventUnit(outcome.facts, outcome.pages)
         return units
 
+    def _unchanged_folders(self, site: SiteLoad) -> dict[str, str]:
+        """Slug → key of the event folders the watcher saw nothing change in, as the last build
+        found them; empty when every folder is to be looked at (no hint, a new players.csv, a
+        change to data/events/ itself or to something in data/ the engine cannot place)."""
+        players, known = self._folder_keys
+        if self._hint is None or players != site.players_digest:
+            return {}
+        changed = set()
+        for path in self._hint:
+            parts = path.split("/")
+            if parts[0] != "data":
+                continue  # site.toml, content/, themes/: not an event folder's
+            if len(parts) < 4 or parts[1] != "events" or not parts[2]:
+                return {}
+            changed.add(parts[2])
+        return {slug: key for slug, key in known.items() if slug not in changed}
+
+    def _published_as_before(self, site: SiteLoad, state: BuildState | None,
+                             drawing: Drawing | None) -> dict | None:
+        """The event reports of this engine's last build, when the state is the one it made,
+        with the same site settings, and no template or published page changed since: an event
+        whose folder and report did not change is then published as it was. None otherwise."""
+        if (drawing is None or state is None or self._published is None
+                or self._published[0] is not state or state.site_key != site.site_key
+                or drawing.changed_templates or drawing.changed_on_disk):
+            return None
+        return self._published[1]
+
     def _unit_fresh(self, unit: EventUnit, key: str, drawing: Drawing | None,
                     report: ContentPage | None) -> bool:
         """Whether an event is unchanged and (when drawing) every page of it is published as
@@ -215,32 +266,12 @@ class Engine:
     # ---------------------------------------------------------------- plan
 
     def _site_pages(self, site: SiteLoad, facts: list[EventFacts]) -> list[Page]:
-        people = people_of(facts, site.directory)
-        return site_pages(SiteInputs(site.config, facts, people,
-                                     self._game_rankings(site, facts, people), site.pages,
-                                     site.home_text))
-
-    def _game_rankings(self, site: SiteLoad, facts: list[EventFacts],
-                       people: dict[str, Person]) -> list[GameRanking]:
-        """Each game's ranking, worked out again only when what it reads changed."""
-        config = site.config.rankings
-        titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
-        by_game: dict[str, list[EventFacts]] = {}
-        for item in facts:
-            by_game.setdefault(item.summary.game, []).append(item)
-        rankings = []
-        for game in sorted(by_game, key=titles.__getitem__):
-            events = by_game[game]
-            named = {entry.player.id for f in events for entry in f.ranking or ()}
-            key = digest(config, [f.ranking_digest for f in events],
-                         sorted((pid, people[pid].name) for pid in named))
-            known = self._rankings.get(game)
-            if known is None or known[0] != key:
-                ranked = [ranked_event(f, config) for f in events]
-                ranking = replace(build_rankings(ranked, people, titles)[0], inputs=key)
-                known = self._rankings[game] = (key, ranking)
-            rankings.append(known[1])
-        return rankings
+        """Planned by the session's planner: again only where the changed events reach."""
+        people = self.planner.people(facts, site.directory, site.players_digest)
+        return self.planner.plan(SiteInputs(site.config, facts, people,
+                                            self._rankings.of(site.config.rankings, facts,
+                                                              people, self.planner.touched),
+                                            site.pages, site.home_text))
 
     # ---------------------------------------------------------------- render and write
 
@@ -262,12 +293,20 @@ class Engine:
         known = old.pages if old is not None else {}
         records: dict[str, PageRecord] = {}
         todo = []
+        keys = {}
         for page in pages:
-            path, key = output_path(page.url), page_key(site.site_key, page.key)
+            path = output_path(page.url)
+            known_key = self._page_keys.get(path)
+            if known_key is not None and known_key[0] is page and known_key[1] == site.site_key:
+                key = known_key[2]
+            else:
+                key = page_key(site.site_key, page.key)
+            keys[path] = (page, site.site_key, key)
             if drawing.stale(path, key, known.get(path)):
                 todo.append((page, key))
             else:
                 records[path] = known[path]
+        self._page_keys = keys  # a key is a pure function of the page and the site key
         with timed(result.timings, "render"):
             counter = Counter("Rendering pages", len(todo), progress)
             drawn = shared(draw_page, (drawing, todo), range(len(todo)), self.parallel,
@@ -292,6 +331,7 @@ class Engine:
         result.pages = len(pages) + sum(len(u.pages) for u in units.values())
         result.files = result.pages + len(state.files)
         self.kept.adopt(state)
+        self._published = (state, dict(site.reports))
         if self._save:
             try:
                 self.kept.save()
@@ -306,11 +346,16 @@ class Engine:
 
     def _write_extra(self, site: SiteLoad, state: BuildState, drawing: Drawing) -> list[Written]:
         """The theme's static files, the sitemap and the markers."""
-        urls = [url_of(path) for unit in state.events.values()
-                for path, record in unit.pages.items() if record.in_sitemap]
-        urls += [url_of(path) for path, record in state.pages.items() if record.in_sitemap]
+        paths = [path for unit in state.events.values()
+                 for path, record in unit.pages.items() if record.in_sitemap]
+        paths += [path for path, record in state.pages.items() if record.in_sitemap]
+        paths.sort()
+        if self._extra is None or self._extra[:2] != (site.config, paths):
+            # The sitemap is made again only when the pages it lists changed.
+            self._extra = (site.config, paths,
+                           extra_files(site.config, sorted(url_of(path) for path in paths)))
         files = dict(drawing.renderer.static_outputs())
-        files.update(extra_files(site.config, sorted(urls)))
+        files.update(self._extra[2])
         written = []
         for path in sorted(files):
             done = drawing.publisher.write(path, files[path])

@@ -91,14 +91,14 @@ class Session:
     def build_all(self, progress: Progress | None = None) -> Report:
         """The session's first build: from the state of the last build when it is usable. What
         it leaves in memory stays for the whole session (see `Engine.settle`)."""
-        report = self._build(["the whole site"], progress, save=True)
+        report = self._build(["the whole site"], progress, save=True, hint=None)
         self.engine.settle()
         return report
 
     def rebuild(self, changed: list[str]) -> Report:
         """Apply changed source paths (relative, with /): the engine finds what they touch.
         The state is kept in memory, and written beside the output when the session stops."""
-        return self._build(changed, None, save=False)
+        return self._build(changed, None, save=False, hint=changed)
 
     def close(self) -> None:
         """The end of the session: the state of its last build is written beside the output,
@@ -114,12 +114,14 @@ class Session:
         return has_site(self.out)
 
     def _build(self, changed: list[str], progress: Progress | None,
-               save: bool) -> Report:
+               save: bool, hint: list[str] | None) -> Report:
+        """`hint`: the paths the watcher saw change, for the engine to look only at the event
+        folders they are in (None: every folder)."""
         started = time.perf_counter()
         report = Report(changed)
         try:
-            self._apply(self.engine.build(keep_last_good=True, progress=progress, save=save),
-                        report)
+            self._apply(self.engine.build(keep_last_good=True, progress=progress, save=save,
+                                          changed=hint), report)
         except DataError as exc:
             report.problems = exc.problems
         except TemplateError as exc:

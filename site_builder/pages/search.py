@@ -37,23 +37,16 @@ def fold(text: str) -> str:
     return " ".join(_SEPARATORS.sub(" ", _JOINED.sub("", fold_letters(text).casefold())).split())
 
 
-def search_pages(people: dict[str, Person], history: dict[str, list],
-                 events: list[EventFacts]) -> list[Page]:
-    """The search page and its index. `history`: each person's (event facts, …) entries, as
-    siteplan.histories makes them (the people with a page)."""
-    games = sorted({facts.summary.game_title for facts in events})
-    number = {title: index for index, title in enumerate(games)}
-    of_event = {facts.slug: (number[facts.summary.game_title], facts.summary.date.year)
-                for facts in events}
-    players = sorted(_player(people[pid], entries, of_event) for pid, entries in history.items())
-    listed = sorted(_event(facts, number) for facts in events)
+def search_page_set(games: list[str], players: list[tuple], listed: list[tuple]) -> list[Page]:
+    """The search page and its index, from the rows of `search_player` and `search_event`,
+    sorted."""
     made_of = ("search index", tuple(games), digest(players, listed))
     return [Page("search/", "search.html", {"index_url": INDEX_URL}, ("search",)),
             Page(INDEX_URL, None, key=made_of, in_sitemap=False,
                  data=partial(index_json, games, players, listed))]
 
 
-def _player(person: Person, entries: list, of_event: dict[str, tuple[int, int]]) -> tuple:
+def search_player(person: Person, entries: list, of_event: dict[str, tuple[int, int]]) -> tuple:
     """`of_event`: each event's (game index, year), by its slug."""
     played = {of_event[facts.slug] for facts, _, _ in entries}
     titles = sorted({game for game, _ in played})
@@ -62,7 +55,7 @@ def _player(person: Person, entries: list, of_event: dict[str, tuple[int, int]])
             max(years), len(entries))
 
 
-def _event(facts: EventFacts, number: dict[str, int]) -> tuple:
+def search_event(facts: EventFacts, number: dict[str, int]) -> tuple:
     summary = facts.summary
     return (fold(f"{summary.name} {summary.subtitle}"), summary.url, summary.name,
             summary.subtitle, number[summary.game_title], summary.date.isoformat())

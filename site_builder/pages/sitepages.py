@@ -1,5 +1,6 @@
 """Plan stage, the pages across events: home, archive, players, player histories, rankings,
-content pages and the 404 page, planned from every event's facts (facts.py).
+content pages and the 404 page, planned from every event's facts (facts.py). siteplan.py puts
+them together, planning again only what the changed events reach.
 
 Each page's key holds the digests of the facts it shows, so a changed event re-renders the
 pages that show something of it that changed, and no others.
@@ -8,21 +9,15 @@ pages that show something of it that changed, and no others.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from ..league.config import SiteConfig
 from ..core.digests import digest
 from .facts import EventFacts, EventSummary, result_of
-from .deckpages import deck_games, deck_pages
-from .feeds import feed_pages
 from ..core.model import ContentPage, Person
-from ..league.people import Directory
 from .eventpages import Page
-from .playersindex import players_index_pages
 from .rankings import PAGE_SIZE, TOP_ROWS, GameRanking, ranking_json
-from .search import search_pages
 
 @dataclass(slots=True)
 class SiteInputs:
@@ -35,35 +30,6 @@ class SiteInputs:
     rankings: list[GameRanking]
     content: list[ContentPage]
     home_text: ContentPage | None
-
-
-def people_of(events: Sequence[EventFacts], directory: Directory) -> dict[str, Person]:
-    """Everyone in the events, by id. A person's name is their data/players.csv name, else the
-    spelling of the most recent event they played in, else of the most recent they officiated."""
-    best: dict[str, tuple] = {}
-    for facts in events:
-        for pid, played, name in facts.names:
-            rank = (played, facts.order)
-            if pid not in best or rank > best[pid][0]:
-                best[pid] = (rank, name)
-    return {pid: Person(pid, directory.names.get(pid, name))
-            for pid, (_, name) in sorted(best.items())}
-
-
-def site_pages(site: SiteInputs) -> list[Page]:
-    summaries = [facts.summary for facts in site.events]
-    pages = [home_page(site, summaries), archive_page(site.events), not_found_page()]
-    pages += ranking_pages(site.rankings, site.config, frozenset(deck_games(site.events)))
-    pages += feed_pages(site.config, summaries)
-    pages += deck_pages(site.events, site.config.rankings)
-    history = histories(site.events)
-    pages += players_index_pages(site.people, {pid: len(e) for pid, e in history.items()})
-    pages += search_pages(site.people, history, site.events)
-    points = ranking_points(site.rankings)
-    pages += [player_page(site.people[pid], entries, points.get(pid, {}))
-              for pid, entries in sorted(history.items())]
-    pages += [content_page(p) for p in site.content]
-    return pages
 
 
 def home_page(site: SiteInputs, summaries: list[EventSummary]) -> Page:
@@ -130,16 +96,6 @@ def ranking_points(rankings: list[GameRanking]) -> dict[str, dict[str, int]]:
             for event, entry in row.contributions:
                 points[row.person.id][event.slug] = entry.points
     return points
-
-
-def histories(events: list[EventFacts]) -> dict[str, list[tuple[EventFacts, str, bytes]]]:
-    """Each person's (event, the digest of their result, the result packed), newest event
-    first."""
-    history: dict[str, list] = defaultdict(list)
-    for facts in events:
-        for pid, result_digest, result in facts.results:
-            history[pid].append((facts, result_digest, result))
-    return history
 
 
 def player_page(person: Person, entries: list[tuple[EventFacts, str, bytes]],

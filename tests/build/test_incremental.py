@@ -20,6 +20,8 @@ import pytest
 
 from conftest import copy_demo
 from site_builder.build import build
+from site_builder.build.state import BuildState, load_state
+from site_builder.files.inputs import code_digest
 from site_builder.core.problems import DataError
 from site_builder.live.session import Session
 
@@ -271,6 +273,37 @@ def test_random_edits_in_a_watch_session_give_a_clean_builds_bytes(tmp_path, cle
         assert report.line().startswith(changed[0]), report.line()
         if narrow:
             assert report.rendered < full // 2, f"{what}: {report.rendered} of {full} pages drawn"
+
+
+def page_keys(state) -> dict[str, str]:
+    """Every published page's key, as a build's state records it."""
+    keys = {path: record.key for path, record in state.pages.items()}
+    for unit in state.events.values():
+        keys.update((path, record.key) for path, record in unit.pages.items())
+    return keys
+
+
+def test_a_watch_session_plans_only_what_changed_and_keys_it_as_a_clean_build(tmp_path,
+                                                                            clean_build):
+    """A session plans the pages across events again only where the changed events reach, and
+    looks only at the event folders the watcher names (siteplan.py, engine hints). Whatever it
+    kept must be what planning from nothing gives: after every edit, each page's key in the
+    session's state equals a clean build's (a page kept with a stale key would go stale at the
+    next edit, even while its bytes still match)."""
+    source, out = demo_copy(tmp_path / "site"), tmp_path / "out"
+    session = Session(source, out)
+    session.build_all()
+    for what, changed, _ in edit_sequence(source, SEED + 1, length=16):
+        report = session.rebuild(changed)
+        assert not report.errors, (what, [p.format() for p in report.errors])
+        fresh = clean_build(source)
+        expected = load_state(fresh, code_digest())
+        assert isinstance(expected, BuildState), what
+        got, want = page_keys(session.engine.kept.state), page_keys(expected)
+        assert got.keys() == want.keys(), what
+        stale = sorted(path for path in want if got[path] != want[path])
+        assert not stale, f"after {what}, pages keyed unlike a clean build: {stale[:10]}"
+        assert_same(out, fresh, what)
 
 
 # ---------------------------------------------------------------- 3: the state file
