@@ -17,7 +17,7 @@ help:
 	@echo "make check  validate the data without building"
 	@echo "make test   install test tools (and Debian's chromium) and run every test, on every core"
 	@echo "make test-fast  the quick loop while working: every test not marked slow (no browser, server or watcher)"
-	@echo "make bench  time a full build and a watch-mode rebuild on a 1,000-event archive"
+	@echo "make bench  time full builds and watch-mode rebuilds on 300- and 1,000-event archives, and against Hugo"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,9 +57,16 @@ test: $(VENV)/.installed-test chromium
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto --dist loadfile -m "not slow"
 
-# Writes bench/results.json; the synthetic archive is generated once into bench/archive/.
+# Writes bench/results.json; the synthetic archives (300 and 1,000 events) are generated once
+# into bench/archive/. Then, where the workplace's Hugo anchor and Hugo are there, the ratios
+# against Hugo on its 1,000-event archive (full build, a new process after one correction,
+# --help) in the same run.
+HUGO_RATIO := ../shared/bench/hugo_ratio.py
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
+	@if [ -f $(HUGO_RATIO) ] && command -v hugo >/dev/null 2>&1; then \
+	  python3 $(HUGO_RATIO) --site-builder $(BIN)/site-builder --runs 3; \
+	else echo "(no $(HUGO_RATIO) or no hugo here: the ratios against Hugo are not measured)"; fi
 
 # The demo's output as tests/build/test_golden.py expects it: run after a change to the pages is meant.
 golden: $(VENV)/.installed

@@ -339,9 +339,11 @@ class Engine:
                 result.state_not_saved, result.state_next = exc.reason, exc.then
 
     def _template_digests(self, state: BuildState, renderer: Renderer) -> dict[str, str | None]:
-        used = {name for unit in state.events.values() for record in unit.pages.values()
-                for name in record.templates}
-        used |= {name for record in state.pages.values() for name in record.templates}
+        # The records share a few tuples of names: gathered first, they are few to go through.
+        tuples = {record.templates for unit in state.events.values()
+                  for record in unit.pages.values()}
+        tuples.update(record.templates for record in state.pages.values())
+        used = set().union(*tuples)
         return {name: renderer.template_digest(name) for name in sorted(used)}
 
     def _write_extra(self, site: SiteLoad, state: BuildState, drawing: Drawing) -> list[Written]:
@@ -368,10 +370,16 @@ class Engine:
         """Delete the files of pages the site no longer has; how many."""
         if old is None:
             return 0
-        keep = _paths(new)
-        gone = _paths(old) - keep
+        gone = (old.pages.keys() - new.pages.keys()) | (old.files.keys() - new.files.keys())
+        for slug, unit in old.events.items():
+            kept = new.events.get(slug)
+            if kept is not unit:  # an event kept as it was keeps its pages
+                gone |= unit.pages.keys() - (kept.pages.keys() if kept is not None else set())
+        gone -= new.pages.keys() | new.files.keys()  # a page may move between kinds
         if self.kept.on_disk is not None:  # a new process: files no build of ours made go too
-            gone |= self.kept.on_disk.files - keep
+            gone |= self.kept.on_disk.files - _paths(new)
+        elif gone:
+            gone -= _paths(new)
         for path in sorted(gone):
             publisher.delete(path)
             result.changed_urls.add(path)

@@ -47,7 +47,14 @@ def archive_page(events: list[EventFacts]) -> Page:
         years[facts.summary.date.year][facts.summary.game_title].append(facts.summary)
     grouped = [(year, sorted(games.items())) for year, games in sorted(years.items(), reverse=True)]
     return Page("events/", "events.html", {"years": grouped},
-                ("archive", digest(*(facts.summary for facts in events))))
+                ("archive", digest(*(_archive_line(facts.summary) for facts in events))))
+
+
+def _archive_line(e: EventSummary) -> tuple:
+    """What the archive shows of an event (partials/rows.html, archive_row): not its status
+    line, which moves at every round."""
+    return (e.url, e.name, e.subtitle, e.date, e.game_title, e.location, e.players, e.winner,
+            e.complete)
 
 
 def not_found_page() -> Page:
