@@ -18,6 +18,7 @@ the host, the size, the rate and the origin of every request first.
 from __future__ import annotations
 
 import hmac
+import mimetypes
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,7 +168,7 @@ def make_app(desk: Desk, hosts: Hosts) -> Any:
               *organizer_routes.routes(desk), *player_routes.routes(desk),
               Mount(f"{PREFIX}/static", StaticFiles(directory=builtin_theme() / "desk"),
                     name="desk-static")]
-    site = StaticFiles(directory=desk.out, html=True, check_dir=False)
+    site = _WholeFiles(directory=desk.out, html=True, check_dir=False)
     if desk.base_path != "/":
         routes.append(Route("/", lambda request: RedirectResponse(desk.base_path)))
     routes.append(Mount(desk.base_path.rstrip("/") or "/", app=_NoCache(site), name="site"))
@@ -175,6 +176,25 @@ def make_app(desk: Desk, hosts: Hosts) -> Any:
     app.add_exception_handler(404, lambda request, exc: PlainTextResponse(
         "Not found.", status_code=404, headers=NO_STORE))
     return Guard(app, hosts)
+
+
+class _WholeFiles(StaticFiles):
+    """The site's files, each read whole when it is served. A build replaces a page by a
+    rename, often while phones are polling it: a response sized by the stat of the page before
+    and sent from the file after was cut short, or said it was longer than it was (and the
+    client dropped it). Pages are small; read at once, the bytes and the size always agree."""
+
+    def file_response(self, full_path, stat_result, scope, status_code: int = 200) -> Response:
+        try:
+            with open(full_path, "rb") as handle:
+                data = handle.read()
+        except OSError:  # gone between the lookup and the read: as if it were never there
+            return PlainTextResponse("Not found.", status_code=404, headers=NO_STORE)
+        kind, _ = mimetypes.guess_type(str(full_path))
+        if kind is not None and kind.startswith("text/"):
+            kind += "; charset=utf-8"
+        return Response(data, status_code=status_code,
+                        media_type=kind or "application/octet-stream")
 
 
 class _NoCache:
