@@ -80,6 +80,7 @@ class Engine:
         """(data/players.csv's digest, event slug → its key) as the last build found them."""
         self.planner = SitePlanner()
         self._extra: tuple[SiteConfig, list[str], dict[str, bytes]] | None = None
+        """(the settings, the sitemap's page paths, the files beside the pages) last written."""
         self._page_keys: dict[str, tuple[Page, str, str]] = {}
         """Output path → (the page planned, the site key, its page key): a page planned again
         by the planner is a new object; one kept is not keyed again."""
@@ -375,10 +376,9 @@ class Engine:
             kept = new.events.get(slug)
             if kept is not unit:  # an event kept as it was keeps its pages
                 gone |= unit.pages.keys() - (kept.pages.keys() if kept is not None else set())
-        gone -= new.pages.keys() | new.files.keys()  # a page may move between kinds
         if self.kept.on_disk is not None:  # a new process: files no build of ours made go too
-            gone |= self.kept.on_disk.files - _paths(new)
-        elif gone:
+            gone |= self.kept.on_disk.files
+        if gone:  # rare: only then is every path the site keeps gathered
             gone -= _paths(new)
         for path in sorted(gone):
             publisher.delete(path)

@@ -23,7 +23,6 @@ from ..core.model import ContentPage
 from ..core.numbers import decimals, exact_text, percent_text
 from ..pages.eventpages import Page
 from ..core.problems import TemplateError
-from .templatecache import template_cache
 from .themefiles import ThemeLoader, static_files, theme_dirs
 
 
@@ -92,7 +91,6 @@ class Renderer:
             # A theme edit makes a new Renderer (the build compares the templates' digests), so
             # templates need no check of their file's time on every use.
             auto_reload=False,
-            bytecode_cache=template_cache(),
         )
         self.markdown = make_renderer(config.base_url.path)
         self.static = static_files(source, config)
