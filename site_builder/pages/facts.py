@@ -111,7 +111,7 @@ def event_facts(key: str, scored: ScoredEvent, ruleset: Ruleset, problems: list[
     event = scored.event
     results = []
     for result in scored.players.values():
-        packed = pack(history_line(result), PlayerResult)
+        packed = pack(history_line(result, scored.complete), PlayerResult)
         results.append((result.player.id, bytes_digest(packed), packed))
     names = tuple((ref.id, name not in event.official_names, name)
                   for name, ref in sorted(event.players.items()))
@@ -122,11 +122,19 @@ def event_facts(key: str, scored: ScoredEvent, ruleset: Ruleset, problems: list[
                       tuple(problems), scored.decks, digest(scored.decks) if scored.decks else "")
 
 
-def history_line(result: PlayerResult) -> PlayerResult:
+def history_line(result: PlayerResult, complete: bool) -> PlayerResult:
     """What a player's page shows of their result: one line (finish, points, record, deck). The
     games, the rank after each round and the notes are the event's pages' to show: kept out, a
     player's page is drawn again only when its line changes (not when a round they sat out
-    moved their rank), and the state stays small."""
+    moved their rank), and the state stays small.
+
+    While the event runs, a player with a row in its standings has a line without finish,
+    points or record (and rank 0): their page links to that row, where the live figures are. A
+    new round then draws the event's pages again, not every player's page. (Before their first
+    result the line says what the event says of them, "playing round 2".)"""
+    if not complete and result.rank is not None:
+        return replace(result, rank=0, finish="", points="", record="", games=(), notes=(),
+                       ranks=())
     return replace(result, games=(), notes=(), ranks=())
 
 

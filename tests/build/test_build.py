@@ -141,17 +141,17 @@ def test_stylesheet_link_is_stable_so_a_css_edit_changes_one_file(demo):
 
 def test_player_page_joins_spellings_through_players_csv(demo):
     """data/players.csv lists "Rob Mills" as an alias of Robert Mills: the November Store Night,
-    written with "Rob Mills" (loss in round 1, win in round 2: 1–0–1, 5 points), is a line of
-    Robert Mills's page, and its finish leads to his row there, which shows the name as written
-    there and links back to his page. "Rob Mills" has no page of his own."""
+    written with "Rob Mills", is a line of Robert Mills's page. It is being played, so the line
+    shows no figures but leads to his row of its current standings, which shows the name as
+    written there and links back to his page. "Rob Mills" has no page of his own."""
     html = read_page(demo / "players/robert-mills/index.html")
     assert "<h1>Robert Mills</h1>" in html
     night = "events/2026-11-21-november-store-night/"
     line = re.search(rf'<li><p class="h-event"><a href="{BASE}{night}">November Store Night</a>'
                      r'.*?</li>', html, re.S)
     assert line, "the November Store Night is not on Robert Mills's page"
-    assert f'<a href="{BASE}{night}#p-robert-mills">' in line[0]
-    assert "<small>1–0–1 · 5 pts · as “Rob Mills”</small>" in line[0]  # the name played under
+    assert f'<a href="{BASE}{night}#p-robert-mills">Current standing</a>' in line[0]
+    assert "<small>as “Rob Mills”</small>" in line[0]  # the name played under, no record
     event = read_page(demo / night / "index.html")
     row = event[event.index('<tr id="p-robert-mills"'):]
     row = row[:row.index("</tr>")]
@@ -290,7 +290,8 @@ def test_pages_are_utf8_with_the_characters_as_written(demo):
         for entity in ("&#8211;", "&ndash;", "&#246;", "&#183;", "&middot;", "&#8220;", "&ldquo;"):
             assert entity not in text, (page, entity)
     robert = (demo / "players/robert-mills/index.html").read_text(encoding="utf-8")
-    assert "<small>1–0–1 · 5 pts · as “Rob Mills”</small>" in robert  # the November Store Night
+    assert "<small>3–0–1 · 6 pts · 6 ranking points</small>" in robert
+    assert "<small>as “Rob Mills”</small>" in robert  # the November Store Night
     decks = (demo / "decks/conquest/index.html").read_text(encoding="utf-8")
     assert "\u201cReached cut or final\u201d" in decks
     spring = "events/2026-03-14-spring-store-championship"

@@ -473,3 +473,26 @@ def test_an_event_in_and_out_of_progress_keeps_the_rankings_right(tmp_path, clea
     (event / "round-9.csv").write_bytes(final)  # complete again: back in the rankings
     assert rankings_written(build(source, out))
     assert_same(out, clean_build(source), "the event completed again")
+
+
+def test_a_round_of_an_event_being_played_draws_no_player_page_again(tmp_path, clean_build):
+    """A player's line of an event being played shows no figures (they change every round) but
+    leads to their row of its current standings: a result of the November Store Night corrected
+    (round 2, table 1: José Álvarez's win becomes Raj Patel's, which moves both records and the
+    standings of its 10 players, every one ranked since round 1) draws that event's pages again
+    and no player's page, and the site is the clean build's."""
+    source, out, _ = built(tmp_path)
+    round_2 = source / EVENTS / "2026-11-21-november-store-night" / "round-2.csv"
+    saved = round_2.read_text(encoding="utf-8")
+    swapped = saved.replace("1,José Álvarez,win\n1,Raj Patel,loss\n",
+                            "1,José Álvarez,loss\n1,Raj Patel,win\n")
+    assert swapped != saved
+    round_2.write_text(swapped, encoding="utf-8")
+    result = build(source, out)
+    assert_same(out, clean_build(source), "a result of the November Store Night corrected")
+    assert "events/2026-11-21-november-store-night/standings.json" in result.changed_urls
+    assert [path for path in result.changed_urls if path.startswith("players/")] == []
+    round_2.write_text(saved, encoding="utf-8")
+    result = build(source, out)
+    assert_same(out, clean_build(source), "the result put back")
+    assert [path for path in result.changed_urls if path.startswith("players/")] == []
