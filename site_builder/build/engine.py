@@ -31,6 +31,7 @@ from ..pages.sitepages import SiteInputs
 from .buildresult import BuildResult, Counter, Progress, timed, url_of
 from .finish import extra_files
 from .keeper import Keeper, StateNotSaved, settle
+from .ondisk import published_stamps
 from .rankingcache import RankingCache
 from .pipeline import Drawing, EventJob, draw_page, event_outcome, page_key
 from .pool import folder_weight, shared
@@ -326,10 +327,14 @@ class Engine:
             except BaseException:  # some files may be swapped in, others not
                 self.forget()
                 raise
+        before = old.stamps if old is not None else {}
+        if self.kept.on_disk is not None:
+            before = {**before, **self.kept.on_disk.stamps}
+        result.pages = len(pages) + sum(len(u.pages) for u in units.values())
+        state.stamps = published_stamps(self.out, state, before, written, result.pages)
         result.rendered = drawn_for_events + len(todo)
         result.written = sum(1 for w in written if w.written)
         result.changed_urls |= {w.path for w in written if w.written}
-        result.pages = len(pages) + sum(len(u.pages) for u in units.values())
         result.files = result.pages + len(state.files)
         self.kept.adopt(state)
         self._published = (state, dict(site.reports))

@@ -37,8 +37,9 @@ from ..core.statecodec import Damaged, pack, unpack
 from .write import running
 
 MAGIC = b"site-builder state\n"
-FORMAT = 4
-"""4: msgpack read back by type (3 and before were pickles, never read again)."""
+FORMAT = 5
+"""5: with the pages' file stamps. 4: msgpack read back by type (3 and before were pickles,
+never read again)."""
 LONGEST_HEADER = 1 << 24
 _LENGTH = struct.Struct(">I")
 PICKLED = b"\x80"
@@ -79,6 +80,9 @@ class BuildState:
     """Template name → its digest when the pages above were drawn."""
     files: dict[str, int] = field(default_factory=dict)
     """The other files published (static files, sitemap, markers): path → size."""
+    stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Page path → (inode, change time in ns) of its file as published: a file that still has
+    both was not written since (see ondisk.py)."""
     digests: FileDigests = field(default_factory=FileDigests)
 
 

@@ -21,7 +21,7 @@ def check_values(state: BuildState) -> None:
     theme; each event's facts must be those a build of it makes (see `_check_facts`)."""
     for unit in state.events.values():
         all_inside(unit.pages)
-    for paths in (state.pages, state.files, state.templates):
+    for paths in (state.pages, state.files, state.templates, state.stamps):
         all_inside(paths)
     for slug, unit in state.events.items():
         _check_facts(slug, unit.facts)

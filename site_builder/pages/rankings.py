@@ -24,8 +24,6 @@ from .facts import EventFacts
 from ..rules.views import RankingEntry
 from ..rules.tiebreaks import shared_ranks
 
-RECENT_CONTRIBUTIONS = 10
-"""A row shows this many of a person's most recent contributions (the JSON twin has all)."""
 PAGE_SIZE = 100
 """Rows on each page of a game's ranking; the overview shows the first TOP_ROWS of each game."""
 TOP_ROWS = 10
@@ -87,15 +85,11 @@ class RankingRow:
 
     @property
     def shown(self) -> tuple:
-        """Everything its row on a page shows (the JSON twin has every contribution)."""
+        """Everything its row on a page shows: rank, person, points, events and best finish.
+        What each event gave is on the person's page and in the JSON twin, not in the row: a
+        row would then change with every result of ten events, and weigh ten times more."""
         return (self.rank, self.person, self.points, self.events, self.best_finish,
-                self.best_slug, self.best_label, self.recent)
-
-    @property
-    def recent(self) -> tuple[tuple[str, str, str, int], ...]:
-        """The most recent contributions: (event slug, event title, finish, points)."""
-        return tuple((event.slug, event.title, entry.finish, entry.points)
-                     for event, entry in self.contributions[:RECENT_CONTRIBUTIONS])
+                self.best_slug, self.best_label)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import shutil
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -378,16 +379,24 @@ def test_a_corrupt_state_file_means_a_full_and_correct_build(tmp_path, capsys, c
     assert_same(out, clean_build(source))
 
 
-@pytest.mark.parametrize("by_hand", ["edited", "deleted"])
+@pytest.mark.parametrize("by_hand", ["edited", "same size and time", "deleted"])
 def test_a_page_changed_by_hand_in_the_output_is_restored(tmp_path, clean_build, by_hand):
-    """Someone edits or deletes published pages; the next build puts the real pages back,
-    though no source changed (the state records each page's size and time), and only them."""
+    """Someone edits or deletes published pages, or edits them keeping each file's size and
+    modification time; the next build puts the real pages back, though no source changed, and
+    only them."""
     source, out, _ = built(tmp_path)
     page = out / "events/2025-10-18-autumn-store-championship/round-2/index.html"
     rankings = out / "rankings/index.html"
     if by_hand == "edited":
         page.write_bytes(page.read_bytes().replace(b"<h1", b"<h1 hacked", 1))
         rankings.write_bytes(rankings.read_bytes() + b"<!-- appended -->")
+    elif by_hand == "same size and time":
+        for path in (page, rankings):
+            before = path.stat()
+            path.write_bytes(path.read_bytes().replace(b"<h1", b"<H1", 1))
+            os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+            assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size,
+                                                                      before.st_mtime_ns)
     else:
         page.unlink()
         rankings.unlink()
@@ -496,3 +505,36 @@ def test_a_round_of_an_event_being_played_draws_no_player_page_again(tmp_path, c
     result = build(source, out)
     assert_same(out, clean_build(source), "the result put back")
     assert [path for path in result.changed_urls if path.startswith("players/")] == []
+
+
+def test_a_new_process_reads_only_the_pages_written_since_the_last_build(tmp_path, monkeypatch,
+                                                                          clean_build):
+    """A new process trusts a page whose file still has the inode and change time the last
+    build recorded, and reads and hashes every other one: after the output folder is restored
+    from a copy (a CI cache: same bytes, same modification times, new files) the first build
+    reads every page and draws none, and records their new stamps, so the next one reads none.
+    A page then written by hand is read again, and drawn again."""
+    from site_builder.build import ondisk
+    read = []
+    real = ondisk._digest_of
+    monkeypatch.setattr(ondisk, "_digest_of", lambda path, *rest: read.append(path) or
+                        real(path, *rest))
+    source, out, _ = built(tmp_path)
+    read.clear()
+    assert build(source, out).rendered == 0
+    assert read == []
+    restored = out.with_name("restored")
+    shutil.copytree(out, restored)  # copy2: the bytes and modification times
+    shutil.rmtree(out)
+    restored.rename(out)
+    result = build(source, out)
+    assert result.rendered == 0 and len(read) == result.pages
+    read.clear()
+    assert build(source, out).rendered == 0
+    assert read == []
+    page = out / "players/robert-mills/index.html"
+    page.write_bytes(page.read_bytes().replace(b"<h1>", b"<h1>!", 1))
+    assert build(source, out).rendered == 1
+    assert [Path(path).relative_to(out).as_posix() for path in read] == [
+        "players/robert-mills/index.html"]
+    assert_same(out, clean_build(source), "a restored output folder")
