@@ -28,8 +28,8 @@ from ..pages.eventpages import Page, output_path
 from ..pages.facts import EventFacts
 from ..pages.siteplan import SitePlanner
 from ..pages.sitepages import SiteInputs
-from .buildresult import BuildResult, Counter, Progress, timed, url_of
-from .finish import extra_files
+from .buildresult import BuildResult, Counter, Progress, timed
+from .finish import ExtraFiles
 from .keeper import Keeper, StateNotSaved, settle
 from .ondisk import published_stamps
 from .rankingcache import RankingCache
@@ -80,8 +80,7 @@ class Engine:
         self._folder_keys: tuple[str, dict[str, str]] = ("", {})
         """(data/players.csv's digest, event slug → its key) as the last build found them."""
         self.planner = SitePlanner()
-        self._extra: tuple[SiteConfig, list[str], dict[str, bytes]] | None = None
-        """(the settings, the sitemap's page paths, the files beside the pages) last written."""
+        self._extra = ExtraFiles()
         self._page_keys: dict[str, tuple[Page, str, str]] = {}
         """Output path → (the page planned, the site key, its page key): a page planned again
         by the planner is a new object; one kept is not keyed again."""
@@ -354,16 +353,8 @@ class Engine:
 
     def _write_extra(self, site: SiteLoad, state: BuildState, drawing: Drawing) -> list[Written]:
         """The theme's static files, the sitemap and the markers."""
-        paths = [path for unit in state.events.values()
-                 for path, record in unit.pages.items() if record.in_sitemap]
-        paths += [path for path, record in state.pages.items() if record.in_sitemap]
-        paths.sort()
-        if self._extra is None or self._extra[:2] != (site.config, paths):
-            # The sitemap is made again only when the pages it lists changed.
-            self._extra = (site.config, paths,
-                           extra_files(site.config, sorted(url_of(path) for path in paths)))
         files = dict(drawing.renderer.static_outputs())
-        files.update(self._extra[2])
+        files.update(self._extra.files(site.config, state))
         written = []
         for path in sorted(files):
             done = drawing.publisher.write(path, files[path])

@@ -81,11 +81,13 @@ class SitePlanner:
         touched: set[str] = set()
         for slug in changed:
             old, new = self._facts.get(slug), now.get(slug)
+            reach = {pid for facts in (old, new) if facts is not None
+                     for pid in _people_in(facts)}
+            before = {pid: self._entry(pid, slug) for pid in reach}
             for facts, adding in ((old, False), (new, True)):
                 if facts is None:
                     continue
                 for pid, played, name in facts.names:
-                    touched.add(pid)
                     if adding:
                         known = self._names[pid].get(slug)
                         # Within one event the first name with the highest `played` counts
@@ -95,17 +97,34 @@ class SitePlanner:
                     else:
                         self._names[pid].pop(slug, None)
                 for pid, result_digest, result in facts.results:
-                    touched.add(pid)
                     if adding:
                         self._results[pid][slug] = (facts, result_digest, result)
                     else:
                         self._results[pid].pop(slug, None)
+            if old is None or new is None or (old.label_digest, old.order) != (new.label_digest,
+                                                                               new.order):
+                touched |= reach
+                continue
+            # The event is shown as before: only the people whose name or line there changed
+            # are touched (a round of an event being played changes none: see
+            # facts.history_line). The others' histories take the new facts as they are.
+            for pid in reach:
+                if self._entry(pid, slug) != before[pid]:
+                    touched.add(pid)
+                elif slug in self._results.get(pid, {}):
+                    self._history[pid] = [self._results[pid][slug] if entry[0].slug == slug
+                                          else entry for entry in self._history[pid]]
         self._facts = now
         for pid in touched:
             self._person_again(pid, directory)
         if self._touched is not None:
             self._touched = touched
         return dict(sorted(self._people.items()))
+
+    def _entry(self, pid: str, slug: str) -> tuple:
+        """What a person's pages show of an event: their name there and their line's digest."""
+        result = self._results.get(pid, {}).get(slug)
+        return self._names.get(pid, {}).get(slug), result[1] if result else None
 
     def _person_again(self, pid: str, directory: Directory) -> None:
         names = self._names.get(pid)
@@ -231,6 +250,10 @@ class SitePlanner:
             self._searched = search_page_set(list(games), sorted(self._search_rows.values()),
                                              sorted(row for _, row in events.values()))
         return self._searched
+
+def _people_in(facts: EventFacts) -> set[str]:
+    return {pid for pid, _, _ in facts.names} | {pid for pid, _, _ in facts.results}
+
 
 def _same_objects(these, those) -> bool:
     """The same objects, in the same order (held, so an id cannot be another's later)."""

@@ -365,8 +365,10 @@ def test_pages_checked_by_workers_find_the_same_changes(built):
     records = sorted(state.pages.items())
     many = records * (ondisk.SHARE * 30 // len(records) + 1)  # past SERIAL_BELOW shares
     assert len(many) // ondisk.SHARE >= 24
-    assert ondisk._differing(str(out), many) == {"about/index.html"}
-    assert ondisk._differing_share(str(out), records) == {"about/index.html"}
+    differing, stamps = ondisk._differing(str(out), many)
+    assert differing == {"about/index.html"}
+    assert set(stamps) == {path for path, _ in records} - {"about/index.html"}
+    assert ondisk._differing_share(str(out), records) == (differing, stamps)
 
 
 # ---------------------------------------------------------------- issue 30's red team
