@@ -107,6 +107,8 @@ class Keeper:
         """The state of a build that succeeded. What it kept of the state before (the facts of
         unchanged events) is still from disk if that was."""
         state.digests = self.digests
+        if self.state is not None:  # the records packed before, for the events kept
+            state.packed = self.state.packed
         self.digests.done()
         self.state, self.on_disk, self._unchecked = state, None, False
 

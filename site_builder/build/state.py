@@ -37,9 +37,10 @@ from ..core.statecodec import Damaged, pack, unpack
 from .write import running
 
 MAGIC = b"site-builder state\n"
-FORMAT = 5
-"""5: with the pages' file stamps. 4: msgpack read back by type (3 and before were pickles,
-never read again)."""
+FORMAT = 6
+"""6: each event's record packed on its own (written again only when the event changed).
+5: with the pages' file stamps. 4: msgpack read back by type (3 and before were pickles, never
+read again)."""
 LONGEST_HEADER = 1 << 24
 _LENGTH = struct.Struct(">I")
 PICKLED = b"\x80"
@@ -84,6 +85,24 @@ class BuildState:
     """Page path → (inode, change time in ns) of its file as published: a file that still has
     both was not written since (see ondisk.py)."""
     digests: FileDigests = field(default_factory=FileDigests)
+    packed: dict[str, tuple[EventUnit, bytes]] = field(default_factory=dict)
+    """Not written: slug → (its record, the record packed) as this state was last read or
+    written. A record kept from the build before is written again from these bytes."""
+
+
+class StateFile(NamedTuple):
+    """The state as written: each event's record packed on its own, so writing a state after a
+    build that changed one event packs that event's record alone (the records of the events
+    kept are the same objects: see `BuildState.packed`)."""
+
+    code: str
+    site_key: str
+    events: dict[str, bytes]
+    pages: dict[str, PageRecord]
+    templates: dict[str, str | None]
+    files: dict[str, int]
+    stamps: dict[str, tuple[int, int]]
+    digests: FileDigests
 
 
 class Header(NamedTuple):
@@ -186,13 +205,20 @@ def load_state(out: Path, code: str) -> BuildState | Refused | None:
                        f"its signature does not match {SIGNING_KEY}", True)
     try:
         with _collector_paused():
-            state = unpack(body, BuildState)
+            state = _from_body(unpack(body, StateFile))
         check_values(state)
     except Damaged as exc:
         return Refused(f"it is not what a build writes ({exc})", True)
     if state.files != header.files or state.code != code:
         return Refused("its header and body disagree", True)
     return state
+
+
+def _from_body(body: StateFile) -> BuildState:
+    events = {slug: unpack(packed, EventUnit) for slug, packed in body.events.items()}
+    return BuildState(body.code, body.site_key, events, body.pages, body.templates, body.files,
+                      body.stamps, body.digests,
+                      {slug: (events[slug], packed) for slug, packed in body.events.items()})
 
 
 @contextmanager
@@ -291,7 +317,15 @@ def save_state(out: Path, state: BuildState) -> None:
 
 
 def _state_bytes(state: BuildState) -> bytes:
-    body = pack(state, BuildState)
+    packed = {}
+    for slug, unit in state.events.items():
+        known = state.packed.get(slug)
+        packed[slug] = (unit, known[1] if known is not None and known[0] is unit
+                        else pack(unit, EventUnit))
+    state.packed = packed
+    body = pack(StateFile(state.code, state.site_key,
+                      {slug: data for slug, (_, data) in packed.items()}, state.pages,
+                      state.templates, state.files, state.stamps, state.digests), StateFile)
     digest, key = bytes_digest(body), signing_key()
     header = bytes([FORMAT]) + pack(
         Header(FORMAT, state.code, state.files, digest, _signature(key, digest) if key else ""),

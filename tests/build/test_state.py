@@ -81,7 +81,11 @@ def rewrite_state(out: Path, change) -> None:
     header_at = len(MAGIC) + 4
     header = msgpack.unpackb(data[header_at + 1:header_at + length])
     body = msgpack.unpackb(data[header_at + length:])
+    # each event's record is packed on its own: changed as plain data too, and packed back
+    body[2] = {slug: msgpack.unpackb(unit) for slug, unit in body[2].items()}
     change(body)
+    if isinstance(body[2], dict):
+        body[2] = {slug: msgpack.packb(unit, use_bin_type=True) for slug, unit in body[2].items()}
     body_bytes = msgpack.packb(body, use_bin_type=True)
     header[3] = bytes_digest(body_bytes)
     header_bytes = bytes([data[header_at]]) + msgpack.packb(header, use_bin_type=True)
@@ -132,6 +136,13 @@ def test_a_state_that_does_not_parse_is_a_full_build_and_said(built, damage, rea
     assert "0 rendered" in err and "not used" not in err
 
 
+def save_changed(out: Path, state) -> None:
+    """Save a state changed in place, every event's record packed anew (save_state writes the
+    bytes it read for a record object it read, which a build never changes)."""
+    state.packed = {}
+    save_state(out, state)
+
+
 def first_event(body: list) -> list:
     return next(iter(body[2].values()))
 
@@ -143,7 +154,7 @@ def first_event(body: list) -> list:
     (lambda b: first_event(b)[0][1].__setitem__(3, "2024-13-45"), "expected a date"),
     (lambda b: first_event(b)[0][1].__setitem__(3, 20240518), "expected a date"),
     (lambda b: b[3].update({"x": [1, 2]}), "expected PageRecord"),
-    (lambda b: b.append(None), "expected BuildState"),
+    (lambda b: b.append(None), "expected StateFile"),
 ])
 def test_a_state_of_the_wrong_shape_is_a_full_build(built, change, said):
     source, out = built
@@ -189,7 +200,7 @@ def test_a_damaged_result_read_late_makes_the_build_a_full_one(built):
 
 # ---------------------------------------------------------------- 2. inside the output folder
 
-@pytest.mark.parametrize("where", ["site pages", "event pages", "files"])
+@pytest.mark.parametrize("where", ["site pages", "event pages", "files", "stamps"])
 def test_a_path_outside_the_output_folder_turns_the_state_down(built, tmp_path, where):
     source, out = built
     victim = tmp_path / "victim.txt"
@@ -200,9 +211,11 @@ def test_a_path_outside_the_output_folder_turns_the_state_down(built, tmp_path, 
         state.pages["../victim.txt"] = record
     elif where == "event pages":
         next(iter(state.events.values())).pages["events/../../victim.txt"] = record
-    else:
+    elif where == "files":
         state.files["../victim.txt"] = 7
-    save_state(out, state)
+    else:  # a stamp names only pages the state lists
+        state.stamps["../victim.txt"] = (1, 1)
+    save_changed(out, state)
     code, err = rebuild(source, out)
     assert code == 0, err
     assert victim.read_text() == "keep me"
@@ -371,6 +384,31 @@ def test_pages_checked_by_workers_find_the_same_changes(built):
     assert ondisk._differing_share(str(out), records) == (differing, stamps)
 
 
+def test_a_build_that_changed_one_event_packs_that_events_record_alone(built, monkeypatch):
+    """The state is written in proportion to the change: each event's record is packed on its
+    own, and a new process whose build changed one event writes the records of the 12 others
+    from the bytes it read. The file is the one a build packing everything writes."""
+    from site_builder.build import state as state_module
+    from site_builder.build.state import EventUnit
+    source, out = built
+    packed_units = []
+    real_pack = state_module.pack
+    monkeypatch.setattr(state_module, "pack", lambda value, kind: (
+        packed_units.append(value.facts.slug) if kind is EventUnit else None,
+        real_pack(value, kind))[1])
+    night = "2026-11-21-november-store-night"
+    round_2 = source / "data/events" / night / "round-2.csv"
+    round_2.write_text(round_2.read_text(encoding="utf-8").replace(
+        "1,José Álvarez,win\n1,Raj Patel,loss\n", "1,José Álvarez,loss\n1,Raj Patel,win\n"),
+        encoding="utf-8")
+    assert build(source, out).rendered > 0
+    assert packed_units == [night]
+    written = state_file(out).read_bytes()
+    state = load_state(out, code_digest())
+    save_changed(out, state)  # every record packed anew
+    assert state_file(out).read_bytes() == written
+
+
 # ---------------------------------------------------------------- issue 30's red team
 
 def forge(out: Path, change) -> None:
@@ -379,7 +417,7 @@ def forge(out: Path, change) -> None:
     can do this)."""
     state = load_state(out, code_digest())
     change(state)
-    save_state(out, state)
+    save_changed(out, state)
 
 
 def first_unit(state):
@@ -530,7 +568,7 @@ def test_a_forged_state_and_page_heal_when_the_state_is_signed(signed, monkeypat
         monkeypatch.delenv("SITE_BUILDER_STATE_KEY")
     else:
         monkeypatch.setenv("SITE_BUILDER_STATE_KEY", key)
-    save_state(out, state)
+    save_changed(out, state)
     monkeypatch.setenv("SITE_BUILDER_STATE_KEY", "a secret of the league")
     code, err = rebuild(source, out)
     assert code == 0, err
