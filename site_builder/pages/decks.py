@@ -104,11 +104,15 @@ def deck_entries(scored: ScoredEvent, reached: frozenset[str] | None
                  ) -> tuple[DeckEntry, ...]:
     """Every ranked player of an event with deck data (with or without a deck of their own),
     in standings order: what its metagame table, and the game's across events, count.
-    `reached`: who reached the cut or final, None when the event has neither."""
-    if scored.standings is None:
-        return ()
+    `reached`: who reached the cut or final, None when the event has neither. Before the first
+    results, every registered player, unranked: the field as registered."""
     decks = {r.name: deck_key(r.deck) for r in scored.registrations if r.deck}
     spelled = {r.name: " ".join(r.deck.split()) for r in scored.registrations if r.deck}
+    if scored.standings is None:
+        players = scored.event.players
+        return tuple(DeckEntry(players[r.name].id, r.name, spelled.get(r.name), None, None,
+                               0, 0, 0)
+                     for r in scored.registrations if r.name in players)
     entries = []
     for row in scored.standings.rows:
         name = row.player.name

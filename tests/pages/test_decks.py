@@ -223,3 +223,19 @@ def test_draws_count_half_and_two_spellings_are_one_deck():
     assert (line.deck, line.players, line.wins, line.losses, line.draws) == ("Eldar", 2, 2, 2, 2)
     assert line.win_rate == Fraction(50)  # (2 + 2/2) of 6 matches
     assert (line.reached, line.conversion, result.stage) == (1, Fraction(50), "final")
+
+
+def test_while_round_1_is_played_the_decks_are_the_field_as_registered(site):
+    """Round 1 of the spring event paired, no result in yet (issue 34, point 5): the Decks
+    section counts the 6 registered players, not "the 0 players": Eldar 2 and Orks 2 of 6
+    (33.33%), Tau 1 and not given 1 (16.67%), no win rates or records yet."""
+    round_1 = "table,player,result\n1,A,\n1,B,\n2,C,\n2,E,\n3,D,\n3,F,\n"
+    site.event(SPRING, SPRING_TOML, {1: round_1}, **{"players.csv": SPRING_PLAYERS})
+    assert site.build() == 0
+    html = site.html(f"events/{SPRING}/")
+    assert "What the 6 registered players are playing" in html
+    assert "0 players" not in html
+    assert table_rows(html, "Decks at this event") == [
+        ["Eldar", "2", "33.33%", "—", "0–0", ""], ["Orks", "2", "33.33%", "—", "0–0", ""],
+        ["Tau", "1", "16.67%", "—", "0–0", ""], ["Not given", "1", "16.67%", "—", "0–0", ""]]
+    assert not (site.out / "decks/conquest").exists()  # an event being played is not counted
