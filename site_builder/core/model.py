@@ -33,6 +33,9 @@ class EventInfo:
     """"in-progress" or "final" as written; None lets the rounds present decide."""
     round_minutes: int | None = None
     """The round's time limit for the desk's timer, when the event sets its own."""
+    example: bool = False
+    """An example event (`example = true`, as `site-builder new` writes one): shown, and said
+    to be one, but counted in no ranking or deck table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,16 @@ class KeyReader:
             return default
         return value
 
+    def flag(self, key: str, *, default: bool = False) -> bool:
+        """true or false (TOML's words, not in quotes)."""
+        value = self._raw(key, False, f"{key} = true")
+        if value is _MISSING:
+            return default
+        if not isinstance(value, bool):
+            self._bad(key, value, f"true or false, not in quotes, e.g. {key} = true")
+            return default
+        return value
+
     def choice(self, key: str, choices: Iterable[str], *, required: bool = False,
                default: str | None = None) -> str | None:
         options = list(choices)

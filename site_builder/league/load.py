@@ -175,6 +175,7 @@ def _read_info(slug: str, keys: KeyReader) -> EventInfo:
         status=keys.choice("status", STATUSES),
         round_minutes=keys.integer("round_minutes", minimum=1, maximum=24 * 60,
                                    example="round_minutes = 55"),
+        example=keys.flag("example"),
     )
 
 

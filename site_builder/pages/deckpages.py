@@ -18,10 +18,10 @@ from ..rules import RULESETS
 
 def deck_games(events: list[EventFacts]) -> dict[str, list[EventFacts]]:
     """Game → its final events with deck data, newest first: what the metagame counts (an event
-    still being played would count half its matches)."""
+    still being played would count half its matches; an example event counts nothing)."""
     games: dict[str, list[EventFacts]] = defaultdict(list)
     for facts in events:
-        if facts.decks and facts.summary.complete:
+        if facts.decks and facts.summary.complete and not facts.summary.example:
             games[facts.summary.game].append(facts)
     return dict(sorted(games.items()))
 

@@ -57,6 +57,8 @@ class EventSummary:
     label: EventLabel
     rounds_in: tuple[int, ...] = ()
     """The rounds whose results are all in (the feeds list them while the event runs)."""
+    example: bool = False
+    """An example event: no ranking or deck table counts it (core.model.EventInfo.example)."""
 
 
 def summarize(scored: ScoredEvent, ruleset: Ruleset) -> EventSummary:
@@ -68,7 +70,7 @@ def summarize(scored: ScoredEvent, ruleset: Ruleset) -> EventSummary:
     return EventSummary(info.slug, url, scored.display_name, info.date, info.game, title,
                         scored.status_line, scored.complete, players, scored.winner, info.location,
                         scored.subtitle, label,
-                        tuple(r.number for r in scored.rounds if not r.in_progress))
+                        tuple(r.number for r in scored.rounds if not r.in_progress), info.example)
 
 
 # Kept in the build state (statecodec.py): every field's type is exact.
@@ -143,7 +145,8 @@ def _ranking_digest(summary: EventSummary, ranking: tuple | None, note: str) -> 
     entries while it runs (it counts only once complete), so a new round of today's event does
     not work the rankings out again."""
     return digest(summary.slug, summary.date, summary.name, summary.subtitle, summary.game,
-                  summary.complete, ranking is None, ranking if summary.complete else None, note)
+                  summary.complete, summary.example, ranking is None,
+                  ranking if summary.complete else None, note)
 
 
 def result_of(packed: bytes) -> PlayerResult:

@@ -57,7 +57,9 @@ class RankedEvent:
 def ranked_event(facts: EventFacts, config: RankingsConfig) -> RankedEvent:
     summary = facts.summary
     ref = EventRef(summary.slug, summary.date, summary.name, summary.subtitle)
-    if not config.counts(summary.date):
+    if summary.example:
+        reason = "an example event (example = true in its event.toml)"
+    elif not config.counts(summary.date):
         reason = f"outside the season ({config.describe()})"
     elif facts.ranking is None:
         reason = facts.ranking_note or "not ranked"

@@ -54,7 +54,7 @@ def _archive_line(e: EventSummary) -> tuple:
     """What the archive shows of an event (partials/rows.html, archive_row): not its status
     line, which moves at every round."""
     return (e.url, e.name, e.subtitle, e.date, e.game_title, e.location, e.players, e.winner,
-            e.complete)
+            e.complete, e.example)
 
 
 def not_found_page() -> Page:

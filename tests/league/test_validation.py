@@ -352,3 +352,14 @@ def test_serve_rejects_a_port_out_of_range(site, run_cli, capsys):
         run_cli("serve", "--source", site.root, "--port", "99999")
     assert exit_info.value.code == 2
     assert "'99999' is not a port number (0–65535)" in capsys.readouterr().err
+
+
+def test_example_takes_true_or_false(site, run_cli):
+    """`example = true` marks an example event (issue 34, point 2); anything but TOML's true or
+    false is an error at its line that shows the form expected."""
+    site.write({f"{EV}/event.toml": conquest_event(structure="custom", swiss_rounds=1, cut=0,
+                                                   example="yes")})
+    r = check(site, run_cli, {f"{EV}/round-1.csv": "table,player,result\n1,A,win\n1,B,loss\n"})
+    assert r.code == 1
+    assert (f"{EV}/event.toml:7: example = 'yes' is text: expected true or false, not "
+            "in quotes, e.g. example = true") in r.lines

@@ -57,9 +57,21 @@ def test_new_then_build_gives_a_working_site(tmp_path, run_cli):
     # its registrations name decks: Alan and Edsger's Orks mirror (round 2) is left out of the
     # win rates, so Orks are 0–2, Space Marines (Ada) 2–0 and Eldar (Grace) 1–1
     assert [row["deck"] for row in standings] == ["Space Marines", "Eldar", "Orks", "Orks"]
-    decks = (out / "decks/conquest/index.html").read_text()
-    assert re.search(r"Orks</th><td class=\"num\">2</td>.*?50.00%.*?0.00%.*?0–2", decks, re.S)
+    event = (out / f"events/{slug}/index.html").read_text()
+    assert re.search(r"Orks</th><td class=\"num\">2</td>.*?50.00%.*?0.00%.*?0–2", event, re.S)
     assert (out / "about/index.html").is_file()
+    # it is an example (issue 34, point 2): its page says so, and no ranking or deck table
+    # across events counts it
+    assert "<strong>An example event.</strong> No ranking or deck table counts it." in event
+    assert f"<code>data/events/{slug}/</code>" in event
+    assert not (out / "decks/conquest").exists() and "/decks/conquest/" not in event
+    home = (out / "index.html").read_text()
+    assert "/rankings/conquest/" not in home  # no "1. Ada Lovelace" in a ranking teaser
+    assert '<span class="badge">example</span>' in home
+    rankings = (out / "rankings/conquest/index.html").read_text()
+    assert "0 players with points" in rankings and "Ada Lovelace" not in rankings
+    assert "not counted: an example event (example = true in its event.toml)" in rankings
+    assert '<span class="badge">example</span>' in (out / "events/index.html").read_text()
     ignored = (league / ".gitignore").read_text().split()
     assert "/_site/" in ignored and "/_site.*" in ignored
 

@@ -238,4 +238,5 @@ def test_while_round_1_is_played_the_decks_are_the_field_as_registered(site):
     assert table_rows(html, "Decks at this event") == [
         ["Eldar", "2", "33.33%", "—", "0–0", ""], ["Orks", "2", "33.33%", "—", "0–0", ""],
         ["Tau", "1", "16.67%", "—", "0–0", ""], ["Not given", "1", "16.67%", "—", "0–0", ""]]
-    assert not (site.out / "decks/conquest").exists()  # an event being played is not counted
+    # an event being played is not counted across events, and does not link there
+    assert not (site.out / "decks/conquest").exists() and "/decks/conquest/" not in html
