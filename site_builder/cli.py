@@ -222,7 +222,7 @@ def _run_check(args: argparse.Namespace) -> int:
     result = check(Path(args.source), strict=args.strict)
     print_problems(result.problems, args.source)
     found = _count(len(result.warnings), "warning") if result.warnings else "no problems"
-    print(f"Checked {_count(result.events, 'event')}: {found}.", file=sys.stderr)
+    print(f"Checked {_count(result.events, 'event')}: {found}.")  # the result: stdout
     return EXIT_OK
 
 

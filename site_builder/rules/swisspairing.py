@@ -80,13 +80,29 @@ def later_round(entrants: list[Entrant], rng: random.Random,
             notice.now("looking for the fewest pair-downs that avoid every rematch")
             pairs = _fewest_pair_downs(players, rng)
             if pairs is not None:
-                notes.append("no pairing by point groups avoids a rematch: paired with the "
-                             "fewest pair-downs that avoids them all")
+                notes += _rematch_note(pairs, players)
         if pairs is None:
             notice.now("no pairing avoids every rematch; looking for the fewest rematches")
             pairs = _fewest_rematches(players, rng)
             notes.append("no pairing avoids every rematch: paired with as few as possible")
     return _pairing(pairs, players, bye, notes)
+
+
+def _rematch_note(pairs: list[tuple[Entrant, Entrant]], players: list[Entrant]) -> list[str]:
+    """What the organizer is told when the pairing group by group ran into a rematch. Nothing
+    when the pairing found is still one the point groups give (as many pair-downs as odd groups
+    pass a player down, each to the next group): only the order within the groups changed."""
+    levels = sorted({e.points for e in players}, reverse=True)
+    needed, carried = 0, 0
+    for _, group in groupby(players, key=lambda e: e.points):
+        needed += carried
+        carried = (len(list(group)) + carried) % 2
+    downs = [(a, b) for a, b in pairs if a.points != b.points]
+    if len(downs) == needed and all(
+            abs(levels.index(a.points) - levels.index(b.points)) == 1 for a, b in downs):
+        return []
+    return ["pairing within the point groups would repeat an earlier game: paired with the "
+            "fewest pair-downs that avoid every rematch"]
 
 
 def _bye(players: list[Entrant], notes: list[str]) -> str:

@@ -418,7 +418,8 @@ def test_bad_data_leaves_the_last_site_and_state_and_the_fix_catches_up(tmp_path
         build(source, out)
     assert [p.format() for p in error.value.problems if p.is_error] == [
         f"{rel(source, round_file)}:{good.split(',win')[0].count(chr(10)) + 1}: result 'wn' is "
-        "not a Conquest result: expected win, modified-win (or mw), loss or bye"]
+        "not a Conquest result: expected win (or w), modified-win (or mw, modified win), loss "
+        "(or l) or bye, in capitals or not"]
     assert contents(out) == site and state_of(out).read_bytes() == state
     assert sorted(os.listdir(tmp_path)) == ["out", "out.state", "site"]
     round_file.write_text(good.replace(",win", ",mw", 1), encoding="utf-8")  # fixed otherwise

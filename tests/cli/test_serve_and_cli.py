@@ -124,7 +124,8 @@ def test_check_on_a_clean_site_says_so(site, run_cli):
     site.event("2024-05-18-x", conquest_event(structure="custom", swiss_rounds=1, cut=0),
                {1: "table,player,result\n1,Ada,win\n1,Bram,loss\n"})
     result = run_cli("check", "--source", site.root)
-    assert (result.code, result.lines) == (0, ["Checked 1 event: no problems."])
+    # the summary is the command's result, on stdout (issue 34, point 4); problems on stderr
+    assert (result.code, result.out, result.lines) == (0, "Checked 1 event: no problems.\n", [])
 
 
 def test_build_summary_names_the_output_and_the_preview(site, run_cli):

@@ -237,7 +237,7 @@ def test_a_sixth_game_added_by_the_checklist_pairs_checks_and_builds(marbles, si
     winners = {first[0]["player"], first[2]["player"]}
     play(site.root / EV / "round-1.csv", winners)
     checked = run_cli("check", "--source", site.root)
-    assert (checked.code, checked.lines) == (0, ["Checked 1 event: no problems."])
+    assert (checked.code, checked.out.splitlines()) == (0, ["Checked 1 event: no problems."])
 
     assert site.build() == 0
     slug = "events/marbles-night"

@@ -24,7 +24,7 @@ def cup(site):
 
 
 def test_a_round_in_progress_checks_clean_and_keeps_the_standings_of_the_round_before(cup, run_cli):
-    assert run_cli("check", "--source", cup.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", cup.root).out.splitlines() == ["Checked 1 event: no problems."]
     assert cup.build() == 0
     standings = cup.json(f"events/{SLUG}/standings.json")
     assert (standings["after_round"], standings["complete"]) == (1, False)

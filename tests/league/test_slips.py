@@ -20,7 +20,7 @@ def rounds(third: str) -> dict[int, str]:
 
 def checked(site, run_cli, *extra: str) -> tuple[int, list[str]]:
     result = run_cli("check", "--source", site.root, *extra)
-    return result.code, result.lines
+    return result.code, result.lines + result.out.splitlines()  # problems, then the summary
 
 
 def test_a_misspelled_name_in_round_3_asks_did_you_mean(site, run_cli):

@@ -39,7 +39,8 @@ def checked(site, run_cli):
 def test_unknown_result_word(checked):
     r = checked("table,player,result\n1,Ada,wn\n1,Bram,loss\n")
     assert error_at(r, f"{EV}/round-1.csv:2") == (
-        "result 'wn' is not a Conquest result: expected win, modified-win (or mw), loss or bye")
+        "result 'wn' is not a Conquest result: expected win (or w), modified-win (or mw, modified "
+        "win), loss (or l) or bye, in capitals or not")
 
 
 def test_player_twice_in_one_round(checked):
@@ -311,8 +312,8 @@ def test_a_bad_core_key_still_lets_the_rounds_be_checked(site, run_cli):
     r = check(site, run_cli, {f"{EV}/round-1.csv": "table,player,result\n1,A,wn\n1,B,loss\n"})
     assert r.lines == [
         f'{EV}/event.toml:1: name = 5 is a number: expected text in quotes, e.g. name = "Store Championship"',
-        f"{EV}/round-1.csv:2: result 'wn' is not a Conquest result: expected win, modified-win "
-        "(or mw), loss or bye",
+        f"{EV}/round-1.csv:2: result 'wn' is not a Conquest result: expected win (or w), "
+        "modified-win (or mw, modified win), loss (or l) or bye, in capitals or not",
         "2 errors.",
     ]
 

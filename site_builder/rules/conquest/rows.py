@@ -21,7 +21,9 @@ RESULT_WORDS = {
     "loss": LOSS, "l": LOSS,
     "bye": BYE,
 }
-EXPECTED_RESULTS = "win, modified-win (or mw), loss or bye"
+EXPECTED_RESULTS = ("win (or w), modified-win (or mw, modified win), loss (or l) or bye, in "
+                    "capitals or not")
+"""Every spelling RESULT_WORDS takes, as the error for any other says it (and the docs)."""
 PENDING = ""
 """An empty result: the game is still being played (a round in progress, see rules.pairings)."""
 

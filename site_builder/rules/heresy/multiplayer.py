@@ -145,8 +145,8 @@ def check_groupings(round_: Round, before: Sequence[Ranked], log: ProblemLog) ->
     if len(actual_fours) != fours:
         log.warning(round_.path, line,
                     f"{players} players sit at {len(actual_fours)} table"
-                    f"{'s' if len(actual_fours) != 1 else ''} of four; seed 3.2.2 groups them "
-                    f"{_pattern(threes, fours)} ({fours} of four)")
+                    f"{'s' if len(actual_fours) != 1 else ''} of four; seed 3.2.2 seats them at "
+                    f"{_count(fours, 'four')} and {_count(threes, 'three')}")
         return
     if not before or not actual_fours:
         return
@@ -165,5 +165,5 @@ def check_groupings(round_: Round, before: Sequence[Ranked], log: ProblemLog) ->
                     f"them rather than {', '.join(too_low[:4]) or 'players ranked below them'}")
 
 
-def _pattern(threes: int, fours: int) -> str:
-    return " ".join(["3"] * threes + ["4"] * fours)
+def _count(tables: int, size: str) -> str:
+    return f"{tables} table{'s' if tables != 1 else ''} of {size}"

@@ -83,13 +83,24 @@ def _tables_round(context: Context) -> Formed:
     standings = context.scored.standings
     rank_of = {row.player.name: row.rank for row in standings.rows} if standings else {}
     tables = group_tables(ranking_order(context.players, rank_of, context.rng))
-    fours = sum(len(t) == 4 for t in tables)
-    pattern = " ".join(str(len(t)) for t in reversed(tables))
-    note = f"{count} players sit {pattern} (seed 3.2.2)" + (
-        f": table{'s 1–2' if fours == 2 else ' 1'} of four"
-        + (", the highest ranked" if rank_of else "") if fours else "")
     return Formed([Table(k, t) for k, t in enumerate(tables, start=1)],
-                  f"Round {context.number}", [note])
+                  f"Round {context.number}", [seating_note(count, tables, bool(rank_of))])
+
+
+def seating_note(count: int, tables: list[tuple[str, ...]], ranked: bool) -> str:
+    """How the players sit, in the organizer's words: "7 players at 2 tables (seed 3.2.2):
+    table 1 seats four, the highest-ranked; table 2 three". The tables of four come first."""
+    fours = sum(len(t) == 4 for t in tables)
+    total = len(tables)
+    if fours in (0, total):
+        return f"{count} players at {total} table{'s' if total != 1 else ''} of " \
+               f"{'four' if fours else 'three'} (seed 3.2.2)"
+
+    def numbers(first: int, last: int) -> str:
+        return f"table {first}" if first == last else f"tables {first}–{last}"
+    highest = ", the highest-ranked;" if ranked else ","
+    return (f"{count} players at {total} tables (seed 3.2.2): {numbers(1, fours)} "
+            f"seat{'s' if fours == 1 else ''} four{highest} {numbers(fours + 1, total)} three")
 
 
 # ---------------------------------------------------------------- Armageddon

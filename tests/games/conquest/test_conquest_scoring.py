@@ -29,6 +29,24 @@ def test_points_win_5_modified_win_4_loss_0_bye_5(tmp_path):
     assert points == {"A": 5, "E": 5, "C": 4, "B": 0, "D": 0}
 
 
+def test_every_documented_spelling_of_a_result_scores_as_its_word(tmp_path):
+    """docs/games/conquest.md: w, mw or "modified win", l, in capitals or not (issue 34, point
+    4): the same points as win 5, modified-win 4, loss 0, bye 5."""
+    scored, _ = score(tmp_path, {1: """
+        1,A,W
+        1,B,l
+        2,C,Modified Win
+        2,D,L
+        3,F,MW
+        3,G,loss
+        4,H,Win
+        4,I,LOSS
+        ,E,Bye
+        """}, swiss_rounds=1, cut=0)
+    points = {r.player.name: r.values["points"] for r in scored.standings.rows}
+    assert points == {"A": 5, "H": 5, "E": 5, "C": 4, "F": 4, "B": 0, "D": 0, "G": 0, "I": 0}
+
+
 def test_sos_and_esos_worked_by_hand(tmp_path):
     """Four players, two rounds.  R1: A beats B, C beats D (modified).  R2: A beats C, B beats D.
     Points/rounds: A 10/2, B 5/2, C 4/2, D 0/2.

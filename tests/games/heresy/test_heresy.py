@@ -128,8 +128,8 @@ def table_rows(sizes: list[int], prefix: str = "P") -> str:
 def test_four_groups_of_four_departs_from_3_2_2(tmp_path):
     _, problems = score(tmp_path, {1: table_rows([4, 4, 4, 4])})
     warning = next(p for p in problems if "3.2.2" in p.message)
-    assert warning.message == ("16 players sit at 4 tables of four; seed 3.2.2 groups them "
-                               "3 3 3 3 4 (1 of four)")
+    assert warning.message == ("16 players sit at 4 tables of four; seed 3.2.2 seats them at "
+                               "1 table of four and 4 tables of three")
 
 
 def test_fours_must_be_the_highest_ranking_players(tmp_path):

@@ -50,7 +50,7 @@ def write_rows(path, header: str, rows: list[dict[str, str]]) -> None:
 def build_cleanly(site, run_cli) -> None:
     """`check` finds nothing (no warning either: every round is as the seed asks), and the site
     builds."""
-    assert run_cli("check", "--source", site.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", site.root).out.splitlines() == ["Checked 1 event: no problems."]
     assert site.build() == 0
 
 
@@ -179,7 +179,8 @@ def test_a_late_arrival_joins_at_the_bottom(site, pair):
     play_tables(site.root / EV / "round-1.csv")
     code, out, err = pair(site, "--add", "P07")
     assert code == 0, err
-    assert "7 players sit 3 4 (seed 3.2.2): table 1 of four, the highest ranked" in out
+    assert ("7 players at 2 tables (seed 3.2.2): table 1 seats four, the highest-ranked; "
+            "table 2 three") in out
     rows = rows_of(site.root / EV / "round-2.csv")
     assert [r["table"] for r in rows] == ["1"] * 4 + ["2"] * 3 and rows[-1]["player"] == "P07"
 
@@ -266,7 +267,7 @@ def test_a_reascension_round_in_progress(site, run_cli):
                 f"{EV}/round-1.csv": f"{TABLE_HEADER}\n{ROUND_1}",
                 f"{EV}/round-2.csv": f"{TABLE_HEADER}\n1,P01,,4\n1,P04,win,\n1,P03,,7\n"
                                      "2,P02,,\n2,P05,,\n2,P06,,\n"})
-    assert run_cli("check", "--source", site.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", site.root).out.splitlines() == ["Checked 1 event: no problems."]
     assert site.build() == 0
     standings = site.json(f"events/{SLUG}/standings.json")
     assert standings["after_round"] == 1 and not standings["complete"]
@@ -380,7 +381,7 @@ def test_an_armageddon_round_as_pair_writes_it_and_as_it_is_typed_in(site, pair,
     table_1 = [line.split(",")[2] for line in matches[:2]]
     game_1 = [f"1,1,{table_1[0]},win,7", f"1,1,{table_1[1]},loss,3"]
     path.write_text("\n".join(lines + game_1) + "\n")
-    assert run_cli("check", "--source", site.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", site.root).out.splitlines() == ["Checked 1 event: no problems."]
     assert run_cli("build", "--source", site.root, "--out", site.out).code == 0
     assert [t["players"][0]["result"] for t in
             site.json(f"events/{SLUG}/round-1/pairings.json")["tables"]] == [None, None]
@@ -443,7 +444,8 @@ def test_a_whole_reascension_event(site, pair, run_cli):
     for number in range(1, 5):
         code, out, err = pair(site)
         assert code == 0, err
-        assert "10 players sit 3 3 4 (seed 3.2.2): table 1 of four" in out
+        assert (f"10 players at 3 tables (seed 3.2.2): table 1 seats four{', the highest-ranked;' if number > 1 else ','} "
+                "tables 2–3 three") in out
         rows = rows_of(site.root / EV / f"round-{number}.csv")
         seated = {}
         for row in rows:

@@ -448,7 +448,7 @@ def playing(site):
 
 
 def test_a_multiplayer_round_in_progress_keeps_the_standings_of_the_round_before(playing, run_cli):
-    assert run_cli("check", "--source", playing.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", playing.root).out.splitlines() == ["Checked 1 event: no problems."]
     assert playing.build() == 0
     standings = playing.json(f"events/{SLUG}/standings.json")
     assert (standings["after_round"], standings["complete"]) == (1, False)

@@ -189,7 +189,7 @@ def test_a_round_being_played_game_by_game(site, pair, run_cli):
           for p in seated[3]]
     write_rows(path, game_rows(1, seated[1], seated[1][0])
                + game_rows(2, seated[2], seated[2][1], games=1) + b3)
-    assert run_cli("check", "--source", site.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", site.root).out.splitlines() == ["Checked 1 event: no problems."]
     code, _, err = pair(site)
     waiting = seated[2] + seated[3][:1]
     assert code == 1 and err.splitlines()[0] == (
@@ -450,7 +450,7 @@ def test_five_winners_and_another_chance_make_two_brackets_of_three(site, pair, 
     assert brackets_in(site.root / EV / "round-2.csv") == {
         1: winners[:3], 2: [*winners[3:], chance]}
     play(site.root / EV / "round-2.csv")
-    assert run_cli("check", "--source", site.root).lines == ["Checked 1 event: no problems."]
+    assert run_cli("check", "--source", site.root).out.splitlines() == ["Checked 1 event: no problems."]
     assert build(site) == 0
     row = next(r for r in site.json(f"events/{SLUG}/standings.json")["standings"]
                if r["player"] == chance)
