@@ -14,12 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shutil
+import subprocess
 from importlib import resources
 from pathlib import Path
 
 from .. import __version__
 from ..league.people import slugify
-from ..core.problems import ConfigError, escaped, terminal_safe
+from ..core.problems import ConfigError, escaped, one_line, terminal_safe
 
 # scaffold file → where it goes in the league (dot files are stored without their dot, so that
 # they do not act on the tool's own repository)
@@ -186,14 +188,40 @@ def _refuse_unless_empty(folder: Path) -> None:
                           "empty folder, so that nothing of yours is overwritten")
 
 
+def start_repository(folder: Path) -> str:
+    """`git init` the league on branch main (the branch its workflow publishes), when git is
+    installed; what happened, in a line for the organizer."""
+    git = shutil.which("git")
+    if git is None:
+        return ("git is not installed here: install it, then run `git init -b main` in the "
+                "folder (the README's loop commits and pushes).")
+    try:
+        done = subprocess.run([git, "init", "-q", "-b", "main", str(folder)],
+                              capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:  # a git older than 2.28 has no -b
+            done = subprocess.run([git, "init", "-q", str(folder)], capture_output=True,
+                                  text=True, timeout=60)
+            if done.returncode == 0:
+                done = subprocess.run([git, "-C", str(folder), "symbolic-ref", "HEAD",
+                                       "refs/heads/main"], capture_output=True, text=True,
+                                      timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"git init did not run ({exc}): run `git init -b main` in the folder."
+    if done.returncode != 0:
+        said = one_line(done.stderr.strip() or f"exit {done.returncode}")
+        return f"git init failed ({said}): run `git init -b main` in the folder."
+    return "Started a git repository there, on branch main (nothing committed yet)."
+
+
 def run_new(args) -> int:
-    """The command: write the league, then say what to do next."""
+    """The command: write the league, start its git repository, then say what to do next."""
     folder = Path(args.folder)
     written = create_league(folder, args.title, args.install)
     print(f"Created a league in {terminal_safe(str(folder))}/ ({len(written)} files, with an "
           "example event):")
     for path in written:
         print(f"  {path}")
+    print(terminal_safe(start_repository(folder)))
     print(f"\nNext:\n  cd {terminal_safe(str(folder))}\n"
           "  site-builder serve        # preview on http://127.0.0.1:8000/"
           "\nThen put the folder on GitHub and turn on Pages (Settings → Pages → Source: GitHub "

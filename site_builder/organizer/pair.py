@@ -56,6 +56,9 @@ class NextRound:
     drops: str | None = None
     """drops.csv's text once they are recorded (checked with the round), or None: no drop to
     record (none, or round 1, where a dropped name never played)."""
+    details: tuple[tuple[str, str], ...] = ()
+    """Round 1: what the event page says of the event once it is written (its structure: "Basic
+    — 10 registered players: 4 Swiss rounds, no cut"), for the organizer to see before play."""
 
     @property
     def label(self) -> str:
@@ -106,18 +109,20 @@ def plan_next_round(request: Request) -> NextRound:
                      scored.display_name, formed, ruleset.written_columns(event.options),
                      tuple(players.dropped), _drops_after(folder, event, players, number))
     with Notice(sys.stderr, shown, f"checking round {number} as check would"):
-        _refuse_unless_it_checks(source, folder, plan, directory)
+        written = _refuse_unless_it_checks(source, folder, plan, directory)
+        if number == 1:  # the rounds and the cut the event will have, with its players known
+            plan.details = tuple(ruleset.score(written).details)
     return plan
 
 
 def _refuse_unless_it_checks(source: Path, folder: Path, plan: NextRound,
-                             directory: Directory) -> None:
+                             directory: Directory) -> Event:
     """Whatever a game's former returned and whatever names were given, what pair writes (the
     round, drops.csv) must pass check: loaded as check loads it, before anything is written."""
     pending = {plan.path.name: plan.text()}
     if plan.drops is not None:
         pending[DROPS_FILE] = plan.drops
-    refuse_unless_check_passes(source, folder, plan.path.name, pending, directory)
+    return refuse_unless_check_passes(source, folder, plan.path.name, pending, directory)
 
 
 def _drops_after(folder: Path, event: Event, players: Players, number: int) -> str | None:

@@ -38,6 +38,8 @@ def run_pair(args: argparse.Namespace) -> int:
                             + ("  (bye)" if table.bye and table.number is not None else "")))
     for note in next_round.notes:
         print(f"  {terminal_safe(note)}")
+    for label, value in next_round.details:  # round 1: the event's structure, before play
+        print(terminal_safe(f"  {label}: {value}"))
     games = sum(not t.bye for t in next_round.tables)
     byes = [name for t in next_round.tables if t.bye for name in t.players]
     summary = (f"{games} {place.lower()}{'s' if games != 1 else ''}"

@@ -20,6 +20,7 @@ from ..league.drops import DROPS_FILE
 from ..league.load import (EVENT_FILE, EVENTS_DIR, REGISTRATIONS_FILE, ROUND_FILE, assign_event_ids,
                     load_event)
 from ..league.people import PLAYERS_FILE, Directory
+from ..core.model import Event
 from ..core.problems import DataError, Problem, ProblemLog, sorted_problems
 from ..files.sources import kind, off_limits, printable
 
@@ -76,7 +77,7 @@ FORMED_BADLY = ("the round pair formed would not pass check (its problems follow
 
 
 def refuse_unless_check_passes(source: Path, folder: Path, round_name: str,
-                               pending: dict[str, str], directory: Directory) -> None:
+                               pending: dict[str, str], directory: Directory) -> Event:
     """Load the event as `check` would once `pending` (file name → text: the round file, and
     drops.csv when it changes) is written: a DataError with check's errors if it has any.
     Loading and giving ids is where check's errors come from; its name checks only warn."""
@@ -89,3 +90,4 @@ def refuse_unless_check_passes(source: Path, folder: Path, round_name: str,
     if event is None or errors:
         lead = Problem(f"{EVENTS_DIR}/{folder.name}/{round_name}", None, FORMED_BADLY)
         raise DataError([lead] + sorted_problems(errors))
+    return event

@@ -37,9 +37,12 @@ def test_new_then_build_gives_a_working_site(tmp_path, run_cli):
     result = run_cli("new", league)
     assert result.code == 0
     assert f"cd {league}" in result.out and "site-builder serve" in result.out
-    # nothing of the tool: no code, tests, benchmarks, Makefile or pyproject
+    # nothing of the tool: no code, tests, benchmarks, Makefile or pyproject; a git
+    # repository on branch main, the one its workflow publishes (issue 34, point 3)
     assert {path.split("/")[0] for path in tree(league)} == {
-        "site.toml", "data", "content", ".gitignore", "README.md", ".github"}
+        "site.toml", "data", "content", ".gitignore", "README.md", ".github", ".git"}
+    assert (league / ".git/HEAD").read_text() == "ref: refs/heads/main\n"
+    assert "Started a git repository there, on branch main" in result.out
     assert tomllib.loads((league / "site.toml").read_text())["title"] == "Northern League"
     assert (league / "data/players.csv").read_text() == "id,name,aliases\n"
 
@@ -217,3 +220,14 @@ def test_the_gitignore_covers_every_file_a_build_leaves_beside_its_output(tmp_pa
                                 "--untracked-files=all"], capture_output=True, text=True,
                                check=True).stdout.splitlines()
     assert untracked and not [line for line in untracked if "_site" in line], untracked
+
+
+def test_without_git_new_says_how_to_start_the_repository(tmp_path, run_cli, monkeypatch):
+    """No git on the PATH: the league is written all the same, and `new` says what to run once
+    git is installed."""
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    result = run_cli("new", tmp_path / "league")
+    assert result.code == 0
+    assert ("git is not installed here: install it, then run `git init -b main` in the folder"
+            in result.out)
+    assert (tmp_path / "league/site.toml").is_file() and not (tmp_path / "league/.git").exists()

@@ -402,3 +402,21 @@ def test_record_drop_keeps_the_files_own_form(tmp_path):
     record_drop(tmp_path, "Ann", 3, line=2)
     record_drop(tmp_path, "Cy", 3)
     assert path.read_bytes() == b"After_Round,Player\r\n3,Ann\r\n2,Bob\r\n3,Cy\r\n"
+
+
+def test_round_1_says_the_structure_the_event_will_have(site, pair):
+    """Issue 34, point 3: before round 1 is played the organizer sees what the event will be.
+    A Basic event of 10 registered players (the Basic table: 9 to 16 players, 4 Swiss rounds,
+    no cut) says so under round 1's tables; round 2 does not say it again."""
+    names = [f"Player {c}" for c in "ABCDEFGHIJ"]
+    site.event(SLUG, conquest_event(structure="basic"), {},
+               **{"players.csv": registrations(names)})
+    code, out, err = pair(site)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[-2] == "  Structure: Basic — 10 registered players: 4 Swiss rounds, no cut"
+    assert lines[-1].startswith(f"Wrote {EV}/round-1.csv: 5 tables.")
+    play(site.root / EV / "round-1.csv", first_listed)
+    code, out, err = pair(site)
+    assert code == 0, err
+    assert "Structure:" not in out
