@@ -32,8 +32,12 @@ SWISS_COLUMNS = (
     Column("sos", "SoS", "dec3", "Strength of Schedule"),
     Column("esos", "ESoS", "dec3", "Extended Strength of Schedule"),
 )
-FINAL_COLUMNS = (Column("finish", "Finish", "text", numeric=False),
-                 Column("swiss_rank", "Swiss", "int", "rank after the Swiss rounds")) + SWISS_COLUMNS
+FINAL_COLUMNS = (Column("finish", "Finish", "text", numeric=False, deciding=True),
+                 Column("swiss_rank", "Swiss", "int", "rank after the Swiss rounds",
+                        deciding=True),
+                 Column("points", "Points")) + SWISS_COLUMNS[1:]
+"""Once the cut is made, the finish decides the order (the champion first), then the Swiss
+rank: the points are the Swiss rounds'."""
 
 
 def round_pairings(round_: Round, elimination: bool, ref: Ref) -> Pairings:
