@@ -222,8 +222,44 @@ def test_every_bracket_prints_on_one_landscape_sheet(browser, root: str):
     assert too_big == []
 
 
+@pytest.mark.parametrize("path", [f"events/{REGIONAL}/round-2/", f"events/{REGIONAL}/round-8/",
+                                  f"events/{REGIONAL}/bracket/"])
+def test_the_current_tab_is_on_a_phone_screen(phone: Page, root: str, path: str):
+    """Issue 34, point 7: the Regional has ten tabs, one line that scrolls sideways on a phone;
+    whichever page is open, its own tab is inside the screen (the Semi-finals' and the
+    Bracket's too, far to the right of the line)."""
+    phone.goto(root + path)
+    current = phone.locator(".event-nav [aria-current=page]")
+    phone.wait_for_function("() => document.querySelector('.event-nav').scrollLeft > 0 || "
+                            "document.querySelector('.event-nav [aria-current]').offsetLeft < 300")
+    box = current.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    nav = phone.locator(".event-nav")
+    assert nav.evaluate("el => el.scrollWidth > el.clientWidth")  # it does scroll
+
+
+@pytest.mark.parametrize("path, rounds", [(f"events/{REGIONAL}/bracket/", 4),
+                                          (f"events/{SPELLFIRE}/bracket/", 3)])
+def test_a_bracket_reads_round_by_round_on_a_phone(phone: Page, root: str, path: str, rounds):
+    """Issue 34, point 7: on a phone a bracket (the Regional's top 8: quarter-finals,
+    semi-finals, final, champion) or the SPELLFIRE grid is its rounds one under the other, each
+    inside the screen: the champion's box and the last round are not off to the side."""
+    phone.goto(root + path)
+    columns = phone.locator(".bracket-round, .grid-round")
+    expect(columns).to_have_count(rounds)
+    boxes = [columns.nth(k).bounding_box() for k in range(rounds)]
+    for before, after in zip(boxes, boxes[1:]):
+        assert after["y"] >= before["y"] + before["height"] - 1, (before, after)
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    wrap = phone.locator(".bracket-scroll").first
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
 @pytest.mark.parametrize("path", ["players/", f"events/{REGIONAL}/", f"events/{INWO}/bracket/",
-                                  "decks/conquest/", "players/ingrid-haugen/"])
+                                  "decks/conquest/", "players/ingrid-haugen/",
+                                  f"events/{REGIONAL}/bracket/"])
 def test_phone_pages_have_no_accessibility_violations(phone: Page, root: str, path: str):
     phone.goto(root + path)
     results = Axe().run(phone)
