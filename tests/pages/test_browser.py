@@ -51,14 +51,15 @@ def test_standings_link_from_the_archive_under_the_base_path(page: Page, root: s
 
 
 def test_bracket_on_a_phone_without_javascript(browser, root: str):
-    """The bracket scrolls sideways inside its own box; the page itself never gets wider than
-    the phone, and everything is there with JavaScript off."""
+    """On a phone the bracket reads round by round (issue 34, point 7): nothing scrolls
+    sideways, neither the page nor the bracket's own box, and everything is there with
+    JavaScript off."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     page = context.new_page()
     page.goto(root + f"events/{REGIONAL}/bracket/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     region = page.get_by_role("region", name=re.compile("bracket"))
-    assert region.evaluate("el => el.scrollWidth > el.clientWidth")
+    assert region.evaluate("el => el.scrollWidth <= el.clientWidth")
     expect(page.locator(".bracket-round")).to_have_count(4)  # QF, SF, Final, Champion
     expect(page.locator(".bracket-game.played")).to_have_count(7)
     champion = page.locator(".bracket-game.champion")
@@ -166,6 +167,38 @@ def test_a_player_finds_their_table_on_a_phone(browser, root: str):
     for box in (entries.nth(i).bounding_box() for i in range(10)):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def test_find_your_name_filters_as_you_type_and_is_whole_without_scripts(browser, root: str):
+    """Issue 34, point 8: on a round being played, typing part of a name keeps the lines that
+    hold it, accents and case ignored ("zoe" and "ZOË LAU" leave Zoë Laurent's line alone); a
+    name that matches nothing says so; with JavaScript off there is no box and the list of 10
+    is whole."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(root + f"events/{NOVEMBER}/round-3/")
+    box = page.get_by_label("Type part of your name")
+    expect(box).to_be_visible()
+    entries = page.locator("ol.by-name li")
+    box.fill("zoe")
+    expect(entries.locator("visible=true")).to_have_count(1)
+    expect(entries.locator("visible=true").first.locator(".who")).to_have_text("Zoë Laurent")
+    box.fill("ZOË LAU")
+    expect(entries.locator("visible=true")).to_have_count(1)
+    box.fill("nobody here")
+    expect(entries.locator("visible=true")).to_have_count(0)
+    expect(page.locator("#name-filter-none")).to_be_visible()
+    box.fill("")
+    expect(entries.locator("visible=true")).to_have_count(10)
+    expect(page.locator("#name-filter-none")).to_be_hidden()
+    context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  java_script_enabled=False)
+    page = context.new_page()
+    page.goto(root + f"events/{NOVEMBER}/round-3/")
+    expect(page.locator("#name-filter")).to_be_hidden()
+    expect(page.locator("ol.by-name li").locator("visible=true")).to_have_count(10)
     context.close()
 
 

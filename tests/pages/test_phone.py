@@ -124,11 +124,19 @@ def test_the_player_column_stays_when_the_standings_scroll(phone: Page, root: st
     assert name.locator("a").evaluate("el => el.getClientRects().length") <= 2
 
 
-def test_the_standings_begin_within_a_screen_and_a_half(phone: Page, root: str):
-    for slug in (REGIONAL, SPELLFIRE, INWO, HERESY, KINGDOM):
+def test_the_standings_come_first_and_the_explanations_fold_away(phone: Page, root: str):
+    """Issue 34, point 8: the table a player came for is on the first screen, before the
+    event's details; how the order is decided is one line that opens."""
+    for slug in (REGIONAL, SPELLFIRE, INWO, HERESY, KINGDOM, AUTUMN):
         phone.goto(root + f"events/{slug}/")
         top = phone.locator("table.standings").bounding_box()["y"]
-        assert top < 1.5 * PHONE["height"], (slug, top)
+        assert top < 0.75 * PHONE["height"], (slug, top)
+        details = phone.locator("dl.details").bounding_box()["y"]
+        assert details > top, slug
+        how = phone.locator("details.explain", has_text="How the order is decided")
+        expect(how).to_have_count(1)
+        assert how.evaluate("el => el.open") is False
+        expect(how.locator("p")).to_be_hidden()
         # the round menu is there once (the event's navigation), not repeated in the page
         assert phone.locator("a", has_text=re.compile(r"^Round 1$")).count() == 1
 

@@ -1,0 +1,28 @@
+/* "Find your name" on a round being played: a box that keeps the lines whose name holds what is
+   typed, accents and case ignored ("zoe" finds Zoë). Without scripts the box stays hidden and
+   the list is whole. Reads nothing but the page; names are matched as text, never as HTML. */
+(function () {
+  "use strict";
+  var box = document.getElementById("name-filter");
+  var list = document.getElementById("by-name-list");
+  var none = document.getElementById("name-filter-none");
+  if (!box || !list) return;
+  var fold = function (text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/\s+/g, " ").trim();
+  };
+  var lines = Array.prototype.slice.call(list.children).map(function (li) {
+    var who = li.querySelector(".who");
+    return {li: li, name: fold(who ? who.textContent : li.textContent)};
+  });
+  box.parentNode.hidden = false;
+  box.addEventListener("input", function () {
+    var wanted = fold(box.value), shown = 0;
+    lines.forEach(function (line) {
+      var keep = !wanted || line.name.indexOf(wanted) !== -1;
+      line.li.hidden = !keep;
+      if (keep) shown += 1;
+    });
+    if (none) none.hidden = shown > 0;
+  });
+})();
