@@ -110,8 +110,8 @@ def test_a_bad_row_keeps_the_last_good_site_until_it_is_fixed(session):
     (session.source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,wn"))
     _, report = session.wait()
     assert [p.format() for p in report.errors] == [
-        f"{EV}/round-1.csv:4: result 'wn' is not a Conquest result: expected win, modified-win "
-        "(or mw), loss or bye"]
+        f"{EV}/round-1.csv:4: result 'wn' is not a Conquest result: expected win (or w), "
+        "modified-win (or mw, modified win), loss (or l) or bye, in capitals or not"]
     assert session.page("events/2024-05-18-cup") == page
     (session.source / EV / "round-1.csv").write_text(ROUND_1.replace("2,Cleo,win", "2,Cleo,mw"))
     _, report = session.wait()
