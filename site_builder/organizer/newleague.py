@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..league.people import slugify
+from .installsource import install_source, index_requirement
 from ..core.problems import ConfigError, escaped, one_line, terminal_safe
 
 # scaffold file → where it goes in the league (dot files are stored without their dot, so that
@@ -57,7 +58,9 @@ _PLACEHOLDER = re.compile(r"<<([a-z-]+)>>")
 
 
 def default_install() -> str:
-    return f"site-builder=={__version__}"
+    """The requirement the workflow installs: how this copy was installed, when a CI runner
+    can install it the same way, else the package index's (installsource.py)."""
+    return install_source().requirement
 
 
 def title_from(folder: Path) -> str:
@@ -213,6 +216,29 @@ def start_repository(folder: Path) -> str:
     return "Started a git repository there, on branch main (nothing committed yet)."
 
 
+def install_lines(given: str | None) -> list[str]:
+    """What `new` says of how the league's workflow will install the tool, and whether that is
+    known to work."""
+    if given:
+        return [f"The workflow installs the tool with: python -m pip install {shell_word(given.strip())}"
+                " (as --install says; `new` cannot check that it installs: run that line "
+                "yourself once)."]
+    source = install_source()
+    said = [f"The workflow installs the tool with: python -m pip install "
+            f"{shell_word(source.requirement)}"]
+    if source.reachable:
+        said[0] += f" (where this copy came from: {source.origin})."
+        return said
+    said[0] += "."
+    said.append(f"Check it: this copy of site-builder came from {source.origin}, which GitHub's "
+                f"runners cannot reach, so the workflow asks the package index for "
+                f"{index_requirement()}. If that version is not published there, write where "
+                "the tool's repository is, at its tag, in the step \"Install site-builder\" of "
+                ".github/workflows/pages.yml (or make the league with --install "
+                f"\"git+https://…/site-builder@v{__version__}\").")
+    return said
+
+
 def run_new(args) -> int:
     """The command: write the league, start its git repository, then say what to do next."""
     folder = Path(args.folder)
@@ -226,4 +252,6 @@ def run_new(args) -> int:
           "  site-builder serve        # preview on http://127.0.0.1:8000/"
           "\nThen put the folder on GitHub and turn on Pages (Settings → Pages → Source: GitHub "
           "Actions);\nits README.md tells the rest.")
+    for line in install_lines(args.install):
+        print(terminal_safe(line))
     return 0
