@@ -19,6 +19,7 @@ BASE = DEMO_BASE
 PHONE = {"width": 390, "height": 844}
 REGIONAL = "2026-06-13-northern-regional-championship"
 AUTUMN = "2025-10-18-autumn-store-championship"
+NOVEMBER = "2026-11-21-november-store-night"
 SPELLFIRE = "2025-12-06-leeds-winter-championship"
 INWO = "2026-02-21-inwo-winter-conspiracy"
 INWO_H2H = "2026-09-19-inwo-head-to-head-open"
@@ -267,7 +268,8 @@ def test_a_bracket_reads_round_by_round_on_a_phone(phone: Page, root: str, path:
 
 @pytest.mark.parametrize("path", ["players/", f"events/{REGIONAL}/", f"events/{INWO}/bracket/",
                                   "decks/conquest/", "players/ingrid-haugen/",
-                                  f"events/{REGIONAL}/bracket/"])
+                                  f"events/{REGIONAL}/bracket/", f"events/{NOVEMBER}/round-3/",
+                                  f"events/{AUTUMN}/", "rankings/conquest/"])
 def test_phone_pages_have_no_accessibility_violations(phone: Page, root: str, path: str):
     phone.goto(root + path)
     results = Axe().run(phone)
