@@ -197,7 +197,7 @@ def test_names_and_reports_are_escaped_everywhere(site):
     assert "&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong>" in event
     # The round's results: Bob beat Robert at table 1, Zoë had the bye.
     round_page = site.html("events/2024-05-18-x/round-1/")
-    results = round_page[round_page.index('<table class="pairings">'):]
+    results = round_page[round_page.index('<table class="pairings'):]
     for name in ("&lt;b&gt;Bob&lt;/b&gt;", "Robert&#39;); DROP TABLE players;--",
                  "Zoë &#34;Z&#34; &lt;script&gt;x()&lt;/script&gt;"):
         assert results.count(f">{name}</a>") == 1, name
