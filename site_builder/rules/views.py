@@ -34,6 +34,12 @@ class Column:
         return "num" if self.numeric else "text"
 
 
+TIEBREAK = Column("tiebreak", "Tiebreak", "tiebreak", "what broke a tie on the columns before, "
+                  "and its value", numeric=False)
+"""The column saying which tiebreak placed a tied player: right after the deciding columns, so
+a phone shows it (Standings.lines gives its cells)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StandingRow:
     rank: int
@@ -83,21 +89,32 @@ class Standings:
 
     @property
     def shown_columns(self) -> tuple[Column, ...]:
-        """The columns a table shows, in its order: the deciding ones first, then the rest,
-        each group in the ruleset's order; a column empty in every row is left out (a Finish
-        column before the cut is made). The JSON twin keeps every key."""
+        """The columns a table shows, in its order: the deciding ones first, then (where the
+        game breaks ties) TIEBREAK, then the rest, each group in the ruleset's order; a column
+        empty in every row is left out (a Finish column before the cut is made). The JSON twin
+        keeps every key."""
         filled = [column for column in self.columns
                   if any(row.cell(column.key) not in (None, "") for row in self.rows)]
         return (tuple(c for c in filled if c.deciding)
+                + ((TIEBREAK,) if self.tiebreak_labels else ())
                 + tuple(c for c in filled if not c.deciding))
 
     @property
     def lines(self) -> list[tuple[StandingRow, tuple[tuple[Column, Any], ...]]]:
         """Each row with its cells in the order of `shown_columns`, as the template draws
-        them."""
+        them. TIEBREAK's cell is (the tiebreak's label, its column, its value) for a row whose
+        tie a tiebreak broke, else None."""
         columns = self.shown_columns
-        return [(row, tuple((column, row.cell(column.key)) for column in columns))
+        by_key = {column.key: column for column in self.columns}
+        return [(row, tuple((column, self._tiebreak_cell(row, by_key) if column is TIEBREAK
+                             else row.cell(column.key)) for column in columns))
                 for row in self.rows]
+
+    def _tiebreak_cell(self, row: StandingRow, by_key: dict[str, Column]) -> tuple | None:
+        if not row.tiebreak:
+            return None
+        return (self.tiebreak_labels.get(row.tiebreak, row.tiebreak), by_key.get(row.tiebreak),
+                row.cell(row.tiebreak))
 
 
 # Kept in the build state (statecodec.py): every field's type is exact.
