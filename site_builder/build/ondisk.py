@@ -70,8 +70,15 @@ def check_output(out: Path, state: BuildState) -> OnDisk | Refused:
     return OnDisk(frozenset(files), frozenset(changed), stamps)
 
 
+TRUST_STAMPS = os.name != "nt"
+"""On Windows a file's st_ctime is when it was created, which an edit in place keeps and a
+program can set: every page is read and hashed there."""
+
+
 def _unchanged(path: str, stamp: Stamp, size: int) -> bool:
     """Whether the file still has the stamp and size it was published with."""
+    if not TRUST_STAMPS:
+        return False
     try:
         status = os.lstat(path)
     except OSError:

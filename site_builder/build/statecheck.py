@@ -21,12 +21,13 @@ def check_values(state: BuildState) -> None:
     theme; each event's facts must be those a build of it makes (see `_check_facts`)."""
     for unit in state.events.values():
         all_inside(unit.pages)
-    for paths in (state.pages, state.files, state.templates):
+    for paths in (state.pages, state.files, state.templates, state.stamps):
         all_inside(paths)
-    if state.stamps.keys() - state.pages.keys():  # the stamps are of pages named above
+    if state.stamps.keys() - state.pages.keys():
+        # A stamp of a page the state no longer lists (left by a build from an older state)
+        # is of no use: dropped, not a reason to turn the state down.
         pages = set(state.pages).union(*(unit.pages for unit in state.events.values()))
-        if not state.stamps.keys() <= pages:
-            raise Damaged("a page's stamp names no page of the state")
+        state.stamps = {path: stamp for path, stamp in state.stamps.items() if path in pages}
     for slug, unit in state.events.items():
         _check_facts(slug, unit.facts)
 

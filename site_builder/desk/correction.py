@@ -98,7 +98,11 @@ def _moves(before: Standings | None, after: Standings | None) -> list[Move]:
     def table(standings: Standings | None) -> dict[str, tuple[int, str]]:
         if standings is None:
             return {}
-        key = next((c.key for c in standings.columns if c.deciding), None)
+        # the points where the game has them (after a cut the first deciding column is the
+        # finish, blank below the cut), else the first number that decides the order
+        keys = [c.key for c in standings.columns]
+        key = "points" if "points" in keys else next(
+            (c.key for c in standings.columns if c.deciding), None)
         return {row.player.name: (row.rank, str(row.cell(key)) if key else "")
                 for row in standings.rows}
     old, new = table(before), table(after)

@@ -17,8 +17,9 @@ from importlib import metadata
 from .. import __version__
 
 DISTRIBUTION = "site-builder"
-_REMOTE = re.compile(r"(https|http|ssh|git)://[^\s'\"${}]+")
-"""A URL a CI runner can reach, with nothing a shell or a workflow would read otherwise."""
+_REMOTE = re.compile(r"https?://[^\s'\"${}]+")
+"""A URL a CI runner can reach, with nothing a shell or a workflow would read otherwise (not
+ssh://, for which a runner has no key, nor git://, which GitHub no longer serves)."""
 _REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,99}")
 
 
@@ -53,7 +54,8 @@ def install_source() -> InstallSource:
         return InstallSource(index_requirement(), False, "an install record of another shape")
     vcs = data.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and _REMOTE.fullmatch(url):
-        revision = vcs.get("requested_revision") or vcs.get("commit_id")
+        # the commit pip installed: a requested branch ("main") would move under the pin
+        revision = vcs.get("commit_id") or vcs.get("requested_revision")
         if isinstance(revision, str) and _REVISION.fullmatch(revision):
             return InstallSource(f"git+{url}@{revision}", True, url)
     if isinstance(data.get("archive_info"), dict) and _REMOTE.fullmatch(url):

@@ -387,6 +387,19 @@ def test_pages_checked_by_workers_find_the_same_changes(built):
     assert ondisk._differing_share(str(out), records) == (differing, stamps)
 
 
+def test_a_stamp_of_a_page_the_state_no_longer_lists_is_dropped_not_refused(built):
+    """A build from a state older than its output can leave the stamp of a page since removed
+    (found by review: a serve session killed, then a player renamed): the stamp is of no use
+    and is dropped as the state is read; the state is used, nothing is drawn again."""
+    source, out = built
+    state = load_state(out, code_digest())
+    state.stamps["players/somebody-gone/index.html"] = (1, 1)
+    save_changed(out, state)
+    code, err = rebuild(source, out)
+    assert code == 0 and "0 rendered" in err and "not used" not in err, err
+    assert "players/somebody-gone/index.html" not in load_state(out, code_digest()).stamps
+
+
 def test_a_build_that_changed_one_event_packs_that_events_record_alone(built, monkeypatch):
     """The state is written in proportion to the change: each event's record is packed on its
     own, and a new process whose build changed one event writes the records of the 12 others

@@ -71,3 +71,41 @@ def test_a_stale_correction_form_is_a_conflict(tmp_path):
     finally:
         client.close()
         desk.stop()
+
+
+def test_the_preview_of_a_correction_after_the_cut_shows_points(tmp_path):
+    """Found by review: once the cut is played the final standings' first deciding column is
+    the finish, blank below the cut, and the preview showed blank points. The demo's Spring
+    Store Championship (24 players, top 4 cut, over): round 1's table 1 corrected the other way
+    moves its loser up with 5 more points and its winner down with 5 fewer, and the preview
+    shows every player's points as numbers, before and after."""
+    import shutil
+    from conftest import DEMO_SITE
+    from site_builder.core.problems import ProblemLog
+    from site_builder.desk.correction import _moves
+    from site_builder.league.load import assign_event_ids, load_event
+    from site_builder.league.people import load_directory
+    from site_builder.rules import RULESETS
+
+    def final_standings(site):
+        folder = site / "data/events/2026-03-14-spring-store-championship"
+        log = ProblemLog()
+        event = load_event(site, folder, log)
+        assign_event_ids(event, load_directory(site, log), log)
+        return RULESETS[event.info.game].score(event).standings
+
+    site = tmp_path / "site"
+    shutil.copytree(DEMO_SITE, site)
+    before = final_standings(site)
+    round_1 = site / "data/events/2026-03-14-spring-store-championship/round-1.csv"
+    lines = round_1.read_text(encoding="utf-8").splitlines()
+    table_1 = [k for k, line in enumerate(lines) if line.startswith("1,")]
+    for k in table_1:
+        lines[k] = lines[k].replace(",win", ",LOSS").replace(",loss", ",win").replace(",LOSS", ",loss")
+    round_1.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    winner_before = [lines[k].split(",")[1] for k in table_1 if lines[k].endswith(",loss")][0]
+    moves = {m.player: m for m in _moves(before, final_standings(site))}
+    assert moves and all(m.points_before.isdigit() and m.points_after.isdigit()
+                         for m in moves.values()), moves
+    moved = moves[winner_before]
+    assert int(moved.points_before) - int(moved.points_after) == 5

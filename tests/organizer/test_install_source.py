@@ -34,9 +34,18 @@ def installed_from(monkeypatch, record) -> installsource.InstallSource:
 
 @pytest.mark.parametrize("record, requirement, reachable", [
     (None, INDEX, True),  # from an index: that index has it
+    # the commit pip installed, not what was asked for (a branch would move under the pin)
     ({"url": "https://github.com/league/site-builder.git",
-      "vcs_info": {"vcs": "git", "requested_revision": "v0.2.0", "commit_id": "ab12"}},
+      "vcs_info": {"vcs": "git", "requested_revision": "main", "commit_id": "ab12cd34"}},
+     "git+https://github.com/league/site-builder.git@ab12cd34", True),
+    ({"url": "https://github.com/league/site-builder.git",
+      "vcs_info": {"vcs": "git", "requested_revision": "v0.2.0"}},
      "git+https://github.com/league/site-builder.git@v0.2.0", True),
+    # a runner has no SSH key, and GitHub serves no git://
+    ({"url": "ssh://git@github.com/league/site-builder.git",
+      "vcs_info": {"vcs": "git", "commit_id": "ab12cd34"}}, INDEX, False),
+    ({"url": "git://github.com/league/site-builder.git",
+      "vcs_info": {"vcs": "git", "commit_id": "ab12cd34"}}, INDEX, False),
     ({"url": "https://github.com/league/site-builder",
       "vcs_info": {"vcs": "git", "commit_id": "0123456789abcdef"}},
      "git+https://github.com/league/site-builder@0123456789abcdef", True),
