@@ -33,7 +33,7 @@ _SEPARATORS = re.compile(r"[\W_]+")
 def fold(text: str) -> str:
     """A name as it is matched: letters folded as people.fold_letters does ('Zoë' → 'zoe',
     'Søren' → 'soren'), case folded, apostrophes and dots removed ("O'Neill" → 'oneill'), other
-    punctuation a space. search.js folds the query the same way."""
+    punctuation a space. The theme's fold.js folds a query the same way."""
     return " ".join(_SEPARATORS.sub(" ", _JOINED.sub("", fold_letters(text).casefold())).split())
 
 

@@ -31,9 +31,9 @@ pytestmark = pytest.mark.slow  # each test builds the demo, then damages its sta
 
 PAGES = 297
 """HTML and JSON pages of the demo: a full build draws every one."""
-OTHER_FILES = 8
-"""The other files a build publishes: the theme's 5 static files (style.css, favicon.svg,
-search.js, nav.js, filter.js), sitemap.xml and the two markers."""
+OTHER_FILES = 9
+"""The other files a build publishes: the theme's 6 static files (style.css, favicon.svg,
+fold.js, search.js, nav.js, filter.js), sitemap.xml and the two markers."""
 
 
 @pytest.fixture(scope="module")

@@ -1,16 +1,13 @@
 /* "Find your name" on a round being played: a box that keeps the lines whose name holds what is
-   typed, accents and case ignored ("zoe" finds Zoë). Without scripts the box stays hidden and
-   the list is whole. Reads nothing but the page; names are matched as text, never as HTML. */
+   typed, folded as the search page folds it ("zoe" finds Zoë, "soren" Søren). Without scripts
+   the box stays hidden and the list is whole. Reads nothing but the page; names are matched as text, never as HTML. */
 (function () {
   "use strict";
   var box = document.getElementById("name-filter");
   var list = document.getElementById("by-name-list");
   var none = document.getElementById("name-filter-none");
-  if (!box || !list) return;
-  var fold = function (text) {
-    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-      .replace(/\s+/g, " ").trim();
-  };
+  var fold = window.siteFold;  // fold.js, loaded before this: as the search page folds
+  if (!box || !list || !fold) return;
   var lines = Array.prototype.slice.call(list.children).map(function (li) {
     var who = li.querySelector(".who");
     return {li: li, name: fold(who ? who.textContent : li.textContent)};

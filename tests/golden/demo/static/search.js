@@ -6,26 +6,16 @@
 
   var LIMIT = 50;
   var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  // As site_builder/search.py folds names: letters Unicode does not decompose, written as typed.
-  var LETTERS = {"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss",
-                 "ẞ": "SS", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D",
-                 "þ": "th", "Þ": "TH", "ı": "i"};
-  var SPECIAL = /[øØæÆœŒßẞłŁđĐðÐþÞı]/g;
+  var fold = window.siteFold;  // fold.js, loaded before this
 
   var form = document.getElementById("search-form");
-  if (!form || !window.fetch) return;
+  if (!form || !window.fetch || !fold) return;
   var input = document.getElementById("search-q");
   var status = document.getElementById("search-status");
   var list = document.getElementById("search-results");
   var root = form.getAttribute("data-root");
   var entries = null;
   var statusTimer = 0;
-
-  function fold(text) {
-    return text.replace(SPECIAL, function (c) { return LETTERS[c]; })
-      .normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ς/g, "σ")
-      .replace(/['’ʼ.]/g, "").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-  }
 
   function shortDate(iso) {
     var parts = iso.split("-");
