@@ -20,6 +20,7 @@ from ..core.digests import digest
 from ..core.model import ContentPage
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..files.inputs import code_digest
+from ..rules.registry import games_for
 from ..league.config import SiteConfig, load_config
 from ..league.content import load_content
 from ..league.load import check_source, event_folders
@@ -174,7 +175,11 @@ class Engine:
         folders = event_folders(self.source, log)
         pages, home, reports = load_content(self.source, {f.name for f in folders}, log)
         nav = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
-        players_digest = self.kept.digests.file(str(self.source / PLAYERS_FILE)) or ""
+        games = games_for(self.source)  # the league's declared games, read once
+        log.extend(games.problems)
+        # Every event's key holds it: a changed declaration scores each event again.
+        players_digest = digest(self.kept.digests.file(str(self.source / PLAYERS_FILE)) or "",
+                                games.digest)
         theme = digest(*(self.kept.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
         site_key = digest(self.code, config, nav, sorted(static))
         return SiteLoad(config, directory, folders, pages, home, reports, players_digest,

@@ -36,7 +36,6 @@ from ..league.people import Directory
 from ..pages.decks import dress
 from ..pages.eventpages import Page, event_pages
 from ..pages.facts import EventFacts, event_facts
-from ..rules import RULESETS
 from ..rules.base import Ruleset
 from ..rules.views import ScoredEvent
 from .publish import Publisher, Written
@@ -103,7 +102,7 @@ def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
     event = load_event(job.source, folder, log)                                     # 1. load
     if event is None:
         return EventOutcome(slug, problems=log.problems, has_errors=log.has_errors())
-    ruleset = RULESETS[event.info.game]
+    ruleset = event.ruleset
     assign_event_ids(event, job.directory, log)                                     # 2. ids
     scored = None if log.has_errors() else ruleset.score(event)                     # 3. score
     check_event_names(event, job.directory, ruleset, log,                           # 4. names

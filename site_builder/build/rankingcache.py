@@ -12,7 +12,6 @@ from ..core.model import Person
 from ..league.config import RankingsConfig
 from ..pages.facts import EventFacts
 from ..pages.rankings import GameRanking, build_rankings, ranked_event
-from ..rules import RULESETS
 
 
 class Known(NamedTuple):
@@ -36,7 +35,7 @@ class RankingCache:
         changed since the last call (siteplan.SitePlanner.touched), None when unknown: a game
         none of whose events' digests moved and none of whose people was renamed is kept
         without working out its key."""
-        titles = {game: ruleset.title for game, ruleset in RULESETS.items()}
+        titles = {item.summary.game: item.summary.game_title for item in facts}
         by_game: dict[str, list[EventFacts]] = {}
         for item in facts:
             by_game.setdefault(item.summary.game, []).append(item)
@@ -53,7 +52,7 @@ class RankingCache:
                 continue
             named = {entry.player.id for f in events if f.summary.complete
                      for entry in f.ranking or ()}
-            key = digest(season, list(digests), sorted((pid, people[pid].name) for pid in named))
+            key = digest(season, titles[game], list(digests), sorted((pid, people[pid].name) for pid in named))
             if known is None or known.key != key:
                 ranked = [ranked_event(f, season) for f in events]
                 ranking = replace(build_rankings(ranked, people, titles)[0], inputs=key)

@@ -20,7 +20,7 @@ from ..core.dates import long_date, short_date
 from ..core.digests import bytes_digest
 from .markdown import make_renderer
 from ..core.model import ContentPage
-from ..core.numbers import decimals, exact_text, percent_text
+from ..core.numbers import decimals, exact_text, percent_text, points_text, share_text
 from ..pages.eventpages import Page
 from ..core.problems import TemplateError
 from .themefiles import ThemeLoader, static_files, theme_dirs
@@ -96,7 +96,8 @@ class Renderer:
         self.static = static_files(source, config)
         """The static files by path under static/."""
         self._digests: dict[str, str | None] = {}
-        self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, long_date=long_date,
+        self.env.filters.update(dec3=decimals, exact=exact_text, pct=percent_text, share=share_text,
+                                points=points_text, long_date=long_date,
                                 short_date=short_date, markdown=self._markdown,
                                 markdown_body=self._markdown_body)
         self.env.globals.update(site=config, url=config.base_url.page, asset=self._asset_url,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..rules import RULESETS
+from ..rules.declared.declaration import GAME_ID
 from ..core.statecodec import Damaged
 
 if TYPE_CHECKING:
@@ -40,7 +40,10 @@ def _check_facts(slug: str, facts: EventFacts) -> None:
     if (summary.slug, summary.label.slug) != (slug, slug) or \
             summary.url != summary.label.url or summary.url != f"events/{slug}/":
         raise Damaged(f"event {slug!r} holds the facts of another event")
-    if summary.game not in RULESETS:
+    if not GAME_ID.fullmatch(summary.game):
+        # Its pages' addresses are made of it (rankings/<game>/): a seed game's id, or a
+        # declared one, which a declaration's file name must be to be read at all. (A game
+        # no longer declared changes every event's key: such an event is read again.)
         raise Damaged(f"event {slug!r} is of no game site-builder knows")
     if any(problem.is_error for problem in facts.problems):
         raise Damaged(f"event {slug!r} is kept with errors")

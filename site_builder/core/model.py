@@ -84,6 +84,9 @@ class Event:
     drops: dict[str, tuple[int, int]] = field(default_factory=dict)
     """The event's drops.csv: each player who left, as written in the rounds, to (the last
     round they played, the line of drops.csv that says so)."""
+    ruleset: Any = None
+    """Its game's rules.base.Ruleset, as the league knows the game (a declared game's is the
+    league's own declaration): set by league/load.py, asked by every later stage."""
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, 1)

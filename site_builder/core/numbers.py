@@ -27,6 +27,23 @@ def percent_text(value: Any) -> str:
     return f"{decimals(value, 2)}%"
 
 
+def share_text(value: Any) -> str:
+    """A share of one as a percentage for pages: two decimals, e.g. 7/11 → '63.64%'."""
+    exact = value if isinstance(value, Fraction) else Fraction(value)
+    return f"{decimals(exact * 100, 2)}%"
+
+
+def points_text(value: Any) -> str:
+    """Points as a player writes them: 3, 2½ (a half as chess writes it), else decimals (1.25)."""
+    exact = value if isinstance(value, Fraction) else Fraction(value)
+    whole, part = divmod(exact, 1)
+    if part == 0:
+        return str(int(whole))
+    if part == Fraction(1, 2):
+        return f"{int(whole) if whole else ''}½"
+    return decimals(exact, 3).rstrip("0")
+
+
 def ordinal(n: int) -> str:
     """1 → '1st', 12 → '12th', 22 → '22nd'."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")

@@ -22,7 +22,6 @@ from ..core.problems import DataError, Problem, ProblemLog, sorted_problems
 from ..league.load import EVENTS_DIR, assign_event_ids, load_event
 from ..league.people import load_directory
 from ..organizer.pairtrust import refuse_what_the_build_skips
-from ..rules import RULESETS
 from ..rules.base import Ruleset
 from ..rules.entry import Cell, Entry
 from . import roundfile
@@ -96,7 +95,7 @@ def load(source: Path, slug: str) -> Loaded:
         assign_event_ids(event, load_directory(source, ProblemLog()), log)
     if event is None or not event.info.game:
         return Loaded(slug, folder, event, None, None, sorted_problems(log.problems))
-    ruleset = RULESETS[event.info.game]
+    ruleset = event.ruleset
     loaded = Loaded(slug, folder, event, ruleset, ruleset.entry(event.options),
                     sorted_problems(log.problems))
     if event.rounds:

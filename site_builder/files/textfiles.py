@@ -261,8 +261,16 @@ _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 def read_toml(path: Path, shown: str, log: ProblemLog) -> TomlDoc | None:
     text = read_text(path, shown, log)
-    if text is None:
-        return None
+    return None if text is None else _parsed_toml(text, shown, log)
+
+
+def parse_toml(raw: bytes, shown: str, log: ProblemLog) -> TomlDoc | None:
+    """A TOML document already read (a game declaration, read once per league)."""
+    text = read_text(Path(shown), shown, log, raw=raw)
+    return None if text is None else _parsed_toml(text, shown, log)
+
+
+def _parsed_toml(text: str, shown: str, log: ProblemLog) -> TomlDoc | None:
     try:
         data = tomllib.loads(text)
     except RecursionError:  # tomllib parses nested arrays and tables by recursion

@@ -16,7 +16,8 @@ from .drops import DROPS_FILE, read_drops
 from ..core.model import Event, EventInfo, PlayerRef, Registration, Round
 from .people import PLAYERS_FILE, SLUG, Directory, slugify
 from ..core.problems import ConfigError, ProblemLog
-from ..rules import PLANNED_GAMES, RULESETS
+from ..rules import PLANNED_GAMES
+from ..rules.registry import Games, games_for
 from ..rules.tiebreaks import default_seed
 from ..files.sources import FILE, FOLDER, entries, is_utf8, kind, printable
 from ..files.textfiles import ColumnSpec, read_csv, read_toml
@@ -29,7 +30,6 @@ ROUND_FILE = re.compile(r"round-([0-9]+)\.csv", re.IGNORECASE)
 MAX_ROUND = 999
 """No tournament has more rounds; a larger number is a mistake (often a date)."""
 STATUSES = ("in-progress", "final")
-GAMES = tuple(RULESETS) + PLANNED_GAMES
 
 
 EventFiles = dict[str, tuple[Path, str]]
@@ -122,8 +122,9 @@ def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -
     if doc is None:
         return None
     keys = KeyReader(doc, log)
-    info = _read_info(folder.name, keys)
-    ruleset = RULESETS.get(info.game)
+    games = games_for(source)
+    info = _read_info(folder.name, keys, games)
+    ruleset = games.get(info.game)
     if ruleset is None:
         return None  # without a game nobody knows its keys or columns: nothing more to check
     options = ruleset.read_options(keys)
@@ -132,7 +133,7 @@ def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -
     # one run lists every problem of the event.
     info = replace(info, format=options.format)
     event = Event(info, shown_folder, options,
-                  key_lines={key: doc.line_of(key) for key in sorted(doc.data)})
+                  key_lines={key: doc.line_of(key) for key in sorted(doc.data)}, ruleset=ruleset)
     event.registrations = _read_registrations(files, shown_folder, log)
     event.rounds = _read_rounds(files, shown_folder, ruleset, options, log, pending)
     ruleset.validate(event, log)
@@ -141,26 +142,33 @@ def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -
     return event
 
 
-def _read_info(slug: str, keys: KeyReader) -> EventInfo:
+def _read_info(slug: str, keys: KeyReader, games: Games) -> EventInfo:
     """The common keys; a missing or bad one is logged and left empty (name "", a placeholder
     date, game "" when it is not a supported game)."""
     name = keys.text("name", required=True, example='name = "Store Championship"')
     date = keys.date("date", required=True)
-    game = keys.text("game", required=True, example=f'game = "{GAMES[0]}"')
+    game = keys.text("game", required=True, example=f'game = "{games.names[0]}"')
     if game is not None:
         written, game = game, game.strip().lower()
-        if written != game and game in RULESETS:
+        if written != game and game in games:
             keys.log.warning(keys.doc.shown, keys.doc.line_of("game"),
                              f'game = "{written}" is read as game = "{game}": game names are '
                              "written in lowercase")
         if game in PLANNED_GAMES:
             keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
                            f"game = \"{game}\" is not supported by this version yet: "
-                           f"it scores {', '.join(sorted(RULESETS))}")
+                           f"it scores {', '.join(games.names)}")
             game = None
-        elif game not in RULESETS:
+        elif game in games.broken:
             keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
-                           f"game = \"{game}\" is not a game: expected one of {', '.join(GAMES)}")
+                           f"game = \"{game}\" is declared in {games.broken[game]}, which has "
+                           "errors: `site-builder check` lists them")
+            game = None
+        elif game not in games:
+            keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
+                           f"game = \"{game}\" is not a game: expected one of "
+                           f"{', '.join(games.names)}, or a game declared in data/games/"
+                           f"{game}.toml (docs/data-format.md, \"Games declared in a file\")")
             game = None
     return EventInfo(
         slug=slug,
@@ -345,7 +353,7 @@ def assign_event_ids(event: Event, directory: Directory, log: ProblemLog) -> Non
             continue
         owner[person_id] = name
         event.players[name] = PlayerRef(name, person_id)
-    officials = RULESETS[event.info.game].officials(event.options)
+    officials = event.ruleset.officials(event.options)
     for name in event.info.judges + officials:
         if name not in event.players:
             person_id = directory.id_for(name)

@@ -26,7 +26,6 @@ from ..league.namechecks import check_names
 from ..league.people import Directory, load_directory
 from ..core.problems import (ConfigError, DataError, Problem, ProblemLog, sorted_problems,
                              terminal_safe)
-from ..rules import RULESETS
 from ..rules.base import Ruleset
 from ..rules.forming import Context, Formed, Table, refuse
 from .pairnames import Players, gone_notes, who_plays
@@ -91,7 +90,7 @@ def plan_next_round(request: Request) -> NextRound:
     with Notice(sys.stderr, shown, "reading the event") as notice:
         directory = load_directory(source, ProblemLog())  # its own errors are check's business
         event = _load(source, folder, directory)
-        ruleset = RULESETS[event.info.game]
+        ruleset = event.ruleset
         number = event.rounds[-1].number + 1 if event.rounds else 1
         _refuse_if_not_ready(event, ruleset, number)
         _refuse_likely_typos(event, directory, number)

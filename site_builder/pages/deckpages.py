@@ -13,7 +13,6 @@ from functools import partial
 from ..league.config import RankingsConfig
 from .facts import EventFacts
 from .eventpages import Page
-from ..rules import RULESETS
 
 
 def deck_games(events: list[EventFacts]) -> dict[str, list[EventFacts]]:
@@ -42,7 +41,7 @@ def deck_pages(events: list[EventFacts], season: RankingsConfig) -> list[Page]:
 
 def _index_context(games: dict[str, list[EventFacts]]) -> dict:
     from .metagame import frame, metagame
-    return {"games": [(game, RULESETS[game].title, len(facts),
+    return {"games": [(game, facts[0].summary.game_title, len(facts),
                        metagame(frame(_entries(facts)), None)) for game, facts in games.items()]}
 
 
@@ -52,7 +51,7 @@ def _game_context(game: str, events: list[EventFacts], season: RankingsConfig) -
     in_season = [f for f in events if season.counts(f.summary.date)]
     seasonal = season.start is not None or season.end is not None
     return {
-        "game": game, "title": RULESETS[game].title, "events": events, "season": season,
+        "game": game, "title": events[0].summary.game_title, "events": events, "season": season,
         "overall": metagame(table, "cut or final"),
         "seasonal": metagame(frame(_entries(in_season)), "cut or final") if seasonal else None,
         "timeline": timeline(table) if table["period"].nunique() > 1 else None,

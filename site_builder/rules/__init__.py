@@ -1,19 +1,13 @@
-"""The games: one package per game (rules/<game>/), its ruleset registered here, in RULESETS, by
-the `game` key of event.toml. The one registry: everything else asks a game's ruleset
-(base.Ruleset), never a list of games of its own."""
+"""The games: one package per game of the seeds (rules/<game>/), registered in RULESETS by the
+`game` key of event.toml, and the games a league declares in a file (rules/declared/, read by
+rules/registry.py with the league's data/games/). An event's ruleset is `event.ruleset`, set as
+it is loaded; everything else asks the ruleset (base.Ruleset), never a list of games of its own."""
 
 from __future__ import annotations
 
 from .base import Ruleset
-from .conquest import Conquest
-from .heresy import Heresy
-from .inwo import Inwo
-from .kingdom import Kingdom
-from .spellfire import Spellfire
-
-RULESETS: dict[str, Ruleset] = {ruleset.game: ruleset
-                                for ruleset in (Conquest(), Heresy(), Inwo(), Kingdom(),
-                                                Spellfire())}
+from .registry import BUILT_IN as RULESETS
+from .registry import Games, games_for
 
 # Games the data contract names whose rules are not implemented yet.
 PLANNED_GAMES: tuple[str, ...] = ()
@@ -29,4 +23,4 @@ def pair_flags() -> dict[str, str]:
     return {flag: "; ".join(texts) for flag, texts in helps.items()}
 
 
-__all__ = ["RULESETS", "PLANNED_GAMES", "Ruleset", "pair_flags"]
+__all__ = ["RULESETS", "PLANNED_GAMES", "Ruleset", "Games", "games_for", "pair_flags"]

@@ -21,7 +21,8 @@ class Column:
     label: str
     kind: str = "int"
     """"int", "dec3" (three decimals; exact value in a tooltip), "pct" (a percentage to two
-    decimals; exact in the tooltip), "text" or "record"."""
+    decimals; exact in the tooltip), "share" (a share of one shown as a percentage), "points"
+    (whole, or with a half as chess writes it: 2½), "text" or "record"."""
     title: str = ""
     """The heading spelled out, for an <abbr> tooltip (e.g. "Strength of Schedule")."""
     numeric: bool = True
@@ -307,4 +308,6 @@ def as_json_number(value: Any) -> Any:
         return value.numerator / value.denominator
     if kind in _PLAIN_JSON:
         return value
+    if kind is dict:  # a declared game's tiebreaks, by their vocabulary names
+        return {key: as_json_number(inner) for key, inner in value.items()}
     return float(value) if isinstance(value, Fraction) else value

@@ -1,0 +1,300 @@
+"""Scoring one event of a declared game: the Swiss standings after every round, then the cut
+and single elimination, as Conquest's seed runs them (rules/conquest/__init__.py's _Scorer is
+the model; the elimination stage is the shared one of rules/elimination.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.model import Event, Round
+from ...core.numbers import ordinal
+from ...core.problems import ProblemLog
+from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
+                           finish_label, progress, round_label)
+from ..seating import tables_of
+from ..swiss import pairing_departures
+from ..twoplayer import Absence, check_final_too_early, is_complete, status_line
+from ..views import (Bracket, Column, PlayerResult, RankingEntry, RoundView, ScoredEvent,
+                     Standings)
+from ..tiebreaks import decided_by
+from . import Plan
+from .declaration import Declaration
+from .ranking import Ranked, rank
+from .rows import BY_POINTS, outcome_of
+from .tally import Record, Result, records_extended, round_results
+from .views import (FINAL_LEAD, columns, elimination_row, explanation, player_games, points_text,
+                    record_text, round_pairings, round_tables, swiss_standings, tiebreak_labels)
+from .vocabulary import BYE
+
+ROUND_TEMPLATE = "games/declared/round.html"
+BRACKET_TEMPLATE = "games/elimination_bracket.html"
+
+
+class DeclaredScorer:
+    def __init__(self, event: Event, plan: Plan, declaration: Declaration):
+        self.event, self.plan, self.declaration = event, plan, declaration
+        self.seed = event.info.seed
+        self.log = ProblemLog()
+        self.swiss_rounds = [r for r in event.rounds if r.number <= plan.swiss_rounds]
+        self.elimination_rounds = [r for r in event.rounds if r.number > plan.swiss_rounds]
+        self.results = {r.number: round_results(r, declaration) for r in self.swiss_rounds}
+        self.after: dict[int, list[Ranked]] = {}
+        records: dict[str, Record] = {}
+        before: list[Ranked] = []
+        met: dict[frozenset, int] = {}
+        for round_ in self.swiss_rounds:
+            self._check_round(round_, before, met)
+            records = records_extended(records, self.results[round_.number], round_.number,
+                                       declaration)
+            before = self.after[round_.number] = rank(records, declaration, self.seed)
+        self.last_swiss = before
+        self.latest = {row.name: row.record for row in before}
+        self.swiss_done = len(self.swiss_rounds) == plan.swiss_rounds
+        self.cut = ([row.name for row in before if not row.record.dropped][:plan.cut]
+                    if self.swiss_done else [])
+        rank_of = {row.name: row.rank for row in before}
+        self.matches: list[list[Match]] = []
+        for round_ in self.elimination_rounds:
+            previous = self.matches[-1] if self.matches else None
+            seeds = sorted({r.player for r in round_.rows}, key=lambda n: rank_of.get(n, 0))
+            self.matches.append(_matches(round_, expected_games(previous, seeds, plan.cut),
+                                         declaration))
+        self.last_number = event.rounds[-1].number if event.rounds else 0
+        self.complete = is_complete(event, plan.total_rounds)
+
+    # ------------------------------------------------------------ warnings
+
+    def _check_round(self, round_: Round, before: list[Ranked], met: dict) -> None:
+        """Rematches and pairings that depart from point groups: warnings (the organizer's
+        pairings stand), as for Conquest."""
+        results = self.results[round_.number]
+        pairs = sorted({tuple(sorted((n, r.against))) for n, r in results.items()
+                        if r.against and r.played})
+        for a, b in pairs:
+            key = frozenset((a, b))
+            if key in met:
+                self.log.warning(round_.path, results[a].line,
+                                 f"{a} and {b} already played each other in round {met[key]}: "
+                                 "Swiss pairing avoids a rematch")
+        for a, b in pairs:
+            met.setdefault(frozenset((a, b)), round_.number)
+        if before:
+            points = {row.name: row.record.points for row in before}
+            known = [(a, b) for a, b in pairs if a in points and b in points]
+            for player, message in pairing_departures(points, known):
+                self.log.warning(round_.path, results[player].line, message)
+
+    # ------------------------------------------------------------ the event
+
+    def scored(self) -> ScoredEvent:
+        check_final_too_early(self.event, self.plan.total_rounds, self.plan.describe(), self.log)
+        swiss = self._swiss_views()
+        rounds = swiss + self._elimination_views(swiss[-1].standings if swiss else None)
+        standings = rounds[-1].standings if rounds else None
+        bracket = self._bracket()
+        players = self._players(standings)
+        winner = None
+        if self.complete and standings is not None and standings.rows:
+            winner = (bracket.champion if bracket is not None and bracket.champion
+                      else standings.rows[0].player if not self.plan.cut else None)
+        return ScoredEvent(
+            event=self.event, display_name=self.event.info.name,
+            details=(("Game", self.declaration.name), ("Structure", self.plan.describe())),
+            planned_rounds=self.plan.total_rounds, complete=self.complete, standings=standings,
+            rounds=tuple(rounds), bracket=bracket, players=players,
+            warnings=tuple(self.log.problems), winner=winner,
+            status_line=status_line(self.event, self.plan.total_rounds, self.complete),
+            ranking=self._ranking(players),
+            ranking_note="" if self.declaration.whole_points else
+            "not ranked: the ranking adds whole points, and this game's points have fractions")
+
+    def _ranking(self, players: dict[str, PlayerResult]) -> tuple[RankingEntry, ...] | None:
+        """Each player's Swiss points toward the game's ranking (None for a game whose points
+        have fractions, such as chess's half points: the ranking adds whole points)."""
+        if not self.declaration.whole_points:
+            return None
+        return tuple(RankingEntry(result.player, int(self.latest[name].points), result.finish,
+                                  result.rank)
+                     for name, result in players.items())
+
+    def _swiss_views(self) -> list[RoundView]:
+        views = []
+        for round_ in self.swiss_rounds:
+            k = round_.number
+            final = self.complete and k == self.last_number
+            last_swiss = k == self.plan.swiss_rounds and self.plan.cut
+            title = ("Final standings" if final and not last_swiss else
+                     f"Swiss standings after round {k}" if last_swiss else
+                     f"Standings after round {k}")
+            cut_line = 0
+            if last_swiss:
+                qualified = set(self.cut)
+                cut_line = max((r.rank for r in self.after[k] if r.name in qualified), default=0)
+            standings = swiss_standings(self.after[k], title, k, final, self.declaration,
+                                        self.seed, self.event.ref,
+                                        self.plan.cut if last_swiss else 0, cut_line)
+            tables = round_tables(self.results[k], self.declaration, False, self.event.ref, {},
+                                  self._absent(k))
+            views.append(RoundView(k, f"Round {k}", round_.path, ROUND_TEMPLATE, tables, standings,
+                                   pairings=round_pairings(round_, False, self.event.ref)))
+        return views
+
+    def _absent(self, number: int) -> list[Absence]:
+        found = []
+        for name, record in sorted(self.latest.items(), key=lambda item: item[0].casefold()):
+            result = next((r for r in record.results if r.round == number), None)
+            if result is not None and result.kind == "absent":
+                found.append(Absence(self.event.ref(name), "absent"))
+            elif record.dropped and record.last_round == number - 1:
+                found.append(Absence(self.event.ref(name), "dropped"))
+        return found
+
+    def _seeds(self) -> dict[str, int]:
+        rank_of = {row.name: row.rank for row in self.last_swiss}
+        playing = (sorted({p for m in self.matches[0] for p in m.players}, key=rank_of.get)
+                   if self.matches else self.cut)
+        return {name: i + 1 for i, name in enumerate(playing)}
+
+    def _elimination_views(self, swiss: Standings | None) -> list[RoundView]:
+        views = []
+        seeds = self._seeds()
+        for i, round_ in enumerate(self.elimination_rounds):
+            label = round_label(bracket_size(self.plan.elimination_rounds, i))
+            final = self.complete and round_.number == self.last_number
+            title = "Final standings" if final else f"Standings after the {label}"
+            standings = self._final_standings(swiss, self.matches[: i + 1], title,
+                                              round_.number, final)
+            results = _elimination_results(round_, self.declaration)
+            tables = round_tables(results, self.declaration, True, self.event.ref, seeds, [])
+            views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
+                                   standings, pairings=round_pairings(round_, True,
+                                                                      self.event.ref)))
+        return views
+
+    def _final_standings(self, swiss: Standings, played: list[list[Match]], title: str,
+                         after: int, final: bool) -> Standings:
+        reached = progress(played)
+        rows = sorted(swiss.rows, key=lambda row: (-(reached[row.player.name].order
+                                                    if row.player.name in reached else 0),
+                                                   row.rank))
+        shown = []
+        for position, row in enumerate(rows, start=1):
+            where = reached.get(row.player.name)
+            finish = _finish(where, self.plan, final)
+            shown.append(replace_rank(elimination_row(row, finish, row.rank,
+                                                      None if where else row.tiebreak), position))
+        return Standings(title=title, after_round=after, complete=final,
+                         columns=FINAL_LEAD + (Column("points", "Points", "points"),)
+                         + columns(self.declaration)[1:],
+                         rows=tuple(shown), tiebreak_labels=tiebreak_labels(self.declaration),
+                         explanation=(f"The top {self.plan.cut} after the Swiss rounds played "
+                                      "single elimination: the champion first, then the "
+                                      "finalist, then each earlier round's losers by Swiss rank, "
+                                      "then everyone else by Swiss rank. "
+                                      + explanation(self.declaration, self.seed)),
+                         phase="elimination")
+
+    def _bracket(self) -> Bracket | None:
+        plan = self.plan
+        if not plan.cut:
+            return None
+        title = f"Top {plan.cut} bracket"
+        if not self.matches and not self.swiss_done:
+            return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
+                f"The top {plan.cut} after round {plan.swiss_rounds} play single elimination. The "
+                f"bracket appears here when the Swiss rounds are done ({len(self.swiss_rounds)} of "
+                f"{plan.swiss_rounds} played)."))
+        rounds = build_bracket(self.matches, plan.elimination_rounds, plan.swiss_rounds + 1,
+                               self._seeds(), self.event.ref, projected_seeds=self.cut)
+        winner = champion(self.matches, plan.elimination_rounds)
+        note = ("" if self.matches else
+                "Projected from the Swiss standings: seed 1 meets the last seed, seed 2 the "
+                "second-last, and so on. It fills in as the elimination rounds are played.")
+        return Bracket(BRACKET_TEMPLATE, title, rounds, self.event.ref(winner) if winner else None,
+                       note)
+
+    def _players(self, standings: Standings | None) -> dict[str, PlayerResult]:
+        if standings is None:
+            return {}
+        games: dict[str, list[tuple[int, str, Match]]] = {}
+        for i, (round_, matches) in enumerate(zip(self.elimination_rounds, self.matches)):
+            label = round_label(bracket_size(self.plan.elimination_rounds, i))
+            for match in matches:
+                for name in match.players:
+                    games.setdefault(name, []).append((round_.number, label, match))
+        total = len(standings.rows)
+        found = {}
+        for row in standings.rows:
+            name = row.player.name
+            record = self.latest[name]
+            finish = row.values.get("finish") or f"{ordinal(row.rank)} of {total}"
+            found[name] = PlayerResult(row.player, row.rank, finish, points_text(record.points),
+                                       record_text(record),
+                                       player_games(record, self.declaration, self.event.ref,
+                                                    games.get(name, [])),
+                                       row.notes)
+        return found
+
+
+def replace_rank(row, rank: int):
+    from dataclasses import replace
+    return replace(row, rank=rank)
+
+
+def _finish(where, plan: Plan, complete: bool) -> str:
+    if where is None:
+        return ""
+    rounds = plan.elimination_rounds
+    if where.won:
+        if where.depth == rounds:
+            return "Champion"
+        reached = bracket_size(rounds, where.depth)
+        return finish_label(reached) if complete else f"Through to the {round_label(reached)}"
+    return finish_label(bracket_size(rounds, where.depth - 1))
+
+
+def _elimination_results(round_: Round, declaration: Declaration) -> dict[str, Result]:
+    tables, loose = tables_of(round_)
+    found = {}
+    for number, rows in tables.items():
+        for row in rows:
+            other = next((o for o in rows if o is not row), None)
+            outcome = "win" if other is None else outcome_of(row, other, declaration)
+            found[row.player] = Result(round_.number, row.result if other else BYE, outcome,
+                                       row.points or declaration.points_of(row.result)
+                                       if row.result != BY_POINTS else row.points,
+                                       number, other.player if other else None, None, row.line)
+    for row in loose:
+        found[row.player] = Result(round_.number, BYE, "win", declaration.points_of(BYE), None,
+                                   None, None, row.line)
+    return found
+
+
+def _matches(round_: Round, expected: dict[str, int], declaration: Declaration) -> list[Match]:
+    """The round's games; a bye written without a Game number takes the one the bracket gives
+    its player, or else the first number no other game uses."""
+    tables, loose = tables_of(round_)
+    matches = []
+    for number, rows in tables.items():
+        winner = None
+        marks = {}
+        for row in rows:
+            other = next((o for o in rows if o is not row), None)
+            outcome = "win" if other is None else outcome_of(row, other, declaration)
+            if outcome == "win":
+                winner = row.player
+            marks[row.player] = ("bye" if other is None else
+                                 points_text(row.points) if row.result == BY_POINTS else
+                                 {"win": "W", "loss": "L", "draw": "D"}[outcome])
+        matches.append(Match(number, tuple(r.player for r in rows), winner, marks))
+    taken = set(tables)
+    for row in loose:
+        number = expected.get(row.player)
+        if number is None or number in taken:
+            number = next(n for n in range(1, len(round_.rows) + 2) if n not in taken)
+        taken.add(number)
+        matches.append(Match(number, (row.player,), row.player, {row.player: "bye"}))
+    return sorted(matches, key=lambda m: m.number)
+
+
+__all__ = ["DeclaredScorer", "decided_by", "Any"]

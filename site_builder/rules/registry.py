@@ -1,0 +1,128 @@
+"""Which games a league can score: the five of the seeds (RULESETS), the declarations that ship
+with the tool (rules/declared/shipped/), and the league's own (data/games/<id>.toml), which take
+the place of a shipped one of the same id.
+
+Read once per league and kept while the files are the same bytes (`games_for`): every event,
+`pair` and the desk ask it for an event's ruleset. A declaration with errors is not a game:
+its problems are kept, and an event of it says where to look.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.problems import Problem, ProblemLog
+from ..files.sources import FILE, FOLDER, entries, kind, read_bytes
+from ..files.textfiles import LIMITS
+from .base import Ruleset
+from .conquest import Conquest
+from .heresy import Heresy
+from .inwo import Inwo
+from .kingdom import Kingdom
+from .spellfire import Spellfire
+
+GAMES_DIR = "data/games"
+SHIPPED = Path(__file__).parent / "declared" / "shipped"
+
+BUILT_IN: dict[str, Ruleset] = {ruleset.game: ruleset
+                                for ruleset in (Conquest(), Heresy(), Inwo(), Kingdom(),
+                                                Spellfire())}
+
+
+@dataclass(slots=True)
+class Games:
+    """Game id → its ruleset, for one league."""
+
+    rulesets: dict[str, Ruleset]
+    broken: dict[str, str] = field(default_factory=dict)
+    """Id of a declaration with errors → the file to look at."""
+    problems: list[Problem] = field(default_factory=list)
+    """Every problem of the league's declarations (reported once, by the site's load)."""
+    digest: str = ""
+    """Of every declaration file read: part of each event's key."""
+
+    def __getitem__(self, game: str) -> Ruleset:
+        return self.rulesets[game]
+
+    def __contains__(self, game: object) -> bool:
+        return game in self.rulesets
+
+    def get(self, game: str) -> Ruleset | None:
+        return self.rulesets.get(game)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every id, the seeds' games first, then the declared ones by id."""
+        built = [g for g in BUILT_IN if g in self.rulesets]
+        return tuple(built + sorted(g for g in self.rulesets if g not in BUILT_IN))
+
+
+_KNOWN: dict[str, Games] = {}
+_LOCK = threading.Lock()
+
+
+def games_for(source: Path | None) -> Games:
+    """The games of the league at `source` (None: the built-in and shipped ones only)."""
+    files = _declaration_files(source)
+    key = hashlib.blake2b(repr([(str(source), shown, data) for shown, _, data in files]).encode(
+        "utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    with _LOCK:
+        known = _KNOWN.get(key)
+        if known is None:
+            if len(_KNOWN) > 16:  # a long watch session over edited files: keep a few
+                _KNOWN.clear()
+            known = _KNOWN[key] = _read_games(files, key)
+        return known
+
+
+def _declaration_files(source: Path | None) -> list[tuple[str, str, bytes]]:
+    """(shown path, game id, bytes) of the shipped declarations, then the league's; a league
+    file's problems with being read (not a file, unreadable) are left to the site's load."""
+    found = [(f"(shipped) {path.name}", path.stem, path.read_bytes())
+             for path in sorted(SHIPPED.glob("*.toml"))]
+    if source is None:
+        return found
+    folder = source / GAMES_DIR
+    quiet = ProblemLog()
+    if kind(folder, GAMES_DIR, source, quiet) != FOLDER:
+        return found
+    for name, path, found_kind in sorted(entries(folder, GAMES_DIR, source, quiet) or ()):
+        if found_kind == FILE and name.endswith(".toml"):
+            data = read_bytes(path, f"{GAMES_DIR}/{name}", quiet, LIMITS[".toml"])
+            if data is not None:
+                found.append((f"{GAMES_DIR}/{name}", name[:-5], data))
+    return found
+
+
+def _read_games(files: list[tuple[str, str, bytes]], key: str) -> Games:
+    from .declared import DeclaredGame
+    from .declared.declaration import GAME_ID, DeclarationReader
+    from ..files.textfiles import parse_toml
+
+    games = Games(dict(BUILT_IN), digest=key)
+    for shown, game, data in files:
+        log = ProblemLog()
+        if not GAME_ID.fullmatch(game):
+            log.error(shown, None, f"'{game}' is not a game id: name the file with lowercase "
+                                   "letters, digits and '-' (e.g. data/games/magic.toml), as "
+                                   "event.toml's game = \"…\" names it")
+        elif game in BUILT_IN:
+            log.error(shown, None, f"'{game}' is a game site-builder scores by its own rules: "
+                                   "name the file otherwise (e.g. "
+                                   f"data/games/{game}-house.toml)")
+        else:
+            doc = parse_toml(data, shown, log)
+            declaration = (DeclarationReader(game, doc, log, hashlib.blake2b(
+                data, digest_size=16).hexdigest()).read() if doc is not None else None)
+            if declaration is not None:
+                games.rulesets[game] = DeclaredGame(declaration)
+                games.broken.pop(game, None)
+        if log.has_errors():
+            games.broken[game] = shown
+            games.rulesets.pop(game, None) if game not in BUILT_IN else None
+        if not shown.startswith("(shipped)"):
+            games.problems.extend(log.problems)
+    return games
