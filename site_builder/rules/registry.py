@@ -34,9 +34,10 @@ BUILT_IN: dict[str, Ruleset] = {ruleset.game: ruleset
 
 @dataclass(slots=True)
 class Games:
-    """Game id → its ruleset, for one league."""
+    """Game id → its ruleset, for one league: a seed game's (looked up in BUILT_IN as it is
+    now), else a declared one's."""
 
-    rulesets: dict[str, Ruleset]
+    declared: dict[str, Ruleset]
     broken: dict[str, str] = field(default_factory=dict)
     """Id of a declaration with errors → the file to look at."""
     problems: list[Problem] = field(default_factory=list)
@@ -45,19 +46,21 @@ class Games:
     """Of every declaration file read: part of each event's key."""
 
     def __getitem__(self, game: str) -> Ruleset:
-        return self.rulesets[game]
+        found = self.get(game)
+        if found is None:
+            raise KeyError(game)
+        return found
 
     def __contains__(self, game: object) -> bool:
-        return game in self.rulesets
+        return game in BUILT_IN or game in self.declared
 
     def get(self, game: str) -> Ruleset | None:
-        return self.rulesets.get(game)
+        return BUILT_IN.get(game) or self.declared.get(game)
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every id, the seeds' games first, then the declared ones by id."""
-        built = [g for g in BUILT_IN if g in self.rulesets]
-        return tuple(built + sorted(g for g in self.rulesets if g not in BUILT_IN))
+        return tuple(BUILT_IN) + tuple(sorted(self.declared))
 
 
 _KNOWN: dict[str, Games] = {}
@@ -102,7 +105,7 @@ def _read_games(files: list[tuple[str, str, bytes]], key: str) -> Games:
     from .declared.declaration import GAME_ID, DeclarationReader
     from ..files.textfiles import parse_toml
 
-    games = Games(dict(BUILT_IN), digest=key)
+    games = Games({}, digest=key)
     for shown, game, data in files:
         log = ProblemLog()
         if not GAME_ID.fullmatch(game):
@@ -118,11 +121,11 @@ def _read_games(files: list[tuple[str, str, bytes]], key: str) -> Games:
             declaration = (DeclarationReader(game, doc, log, hashlib.blake2b(
                 data, digest_size=16).hexdigest()).read() if doc is not None else None)
             if declaration is not None:
-                games.rulesets[game] = DeclaredGame(declaration)
+                games.declared[game] = DeclaredGame(declaration)
                 games.broken.pop(game, None)
         if log.has_errors():
             games.broken[game] = shown
-            games.rulesets.pop(game, None) if game not in BUILT_IN else None
+            games.declared.pop(game, None)
         if not shown.startswith("(shipped)"):
             games.problems.extend(log.problems)
     return games

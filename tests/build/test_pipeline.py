@@ -48,11 +48,18 @@ def stages(monkeypatch) -> list[str]:
             return function(*args, **kwargs)
         return call
 
+    def loaded(function):  # the event's ruleset (event.ruleset) says when it scores
+        def load(*args, **kwargs):
+            event = function(*args, **kwargs)
+            if event is not None:
+                event.ruleset = Recorded(event.ruleset, calls)
+            return event
+        return load
+
     for name, stage in STAGES.items():
         if name != "score":
             monkeypatch.setattr(pipeline, name, recorded(getattr(pipeline, name), stage))
-    monkeypatch.setattr(pipeline, "RULESETS", {game: Recorded(ruleset, calls)
-                                               for game, ruleset in pipeline.RULESETS.items()})
+    monkeypatch.setattr(pipeline, "load_event", loaded(pipeline.load_event))
     return calls
 
 

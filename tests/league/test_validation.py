@@ -150,11 +150,13 @@ def test_bad_date(site, run_cli, line, message):
 def test_unknown_game_and_not_yet_supported_game(site, run_cli, monkeypatch):
     # Every game the data contract names is implemented now: a planned one is simulated.
     monkeypatch.setattr("site_builder.league.load.PLANNED_GAMES", ("go",))
-    site.write({"data/events/a/event.toml": 'name = "A"\ndate = 2024-01-01\ngame = "chess"\n',
+    site.write({"data/events/a/event.toml": 'name = "A"\ndate = 2024-01-01\ngame = "backgammon"\n',
                 "data/events/b/event.toml": 'name = "B"\ndate = 2024-01-01\ngame = "go"\n'})
     r = run_cli("check", "--source", site.root)
     assert error_at(r, "data/events/a/event.toml:3") == (
-        'game = "chess" is not a game: expected one of conquest, heresy, inwo, kingdom, spellfire')
+        'game = "backgammon" is not a game: expected one of conquest, heresy, inwo, kingdom, '
+        'spellfire, chess, magic, netrunner, pokemon, or a game declared in '
+        'data/games/backgammon.toml (docs/data-format.md, "Games declared in a file")')
     assert error_at(r, "data/events/b/event.toml:3").startswith('game = "go" is not supported')
 
 

@@ -342,12 +342,13 @@ class DeclarationReader:
                     self.error((), key, f"{key} is given both on its own and in [[structure]]: "
                                         "keep one")
             return self._stages(rows)
+        rounds = None
         if "swiss_rounds" not in data:
             self.error((), "swiss_rounds", "the game needs its number of Swiss rounds: expected "
                                            "e.g. swiss_rounds = 5, or a [[structure]] table by "
                                            "player count (an event may set its own)")
-            return ()
-        rounds = self._whole(data["swiss_rounds"], (), "swiss_rounds", 1, 99)
+        else:
+            rounds = self._whole(data["swiss_rounds"], (), "swiss_rounds", 1, 99)
         cut = self._cut(data.get("cut", 0), ())
         return (Stage(None, rounds or 1, cut),)
 
