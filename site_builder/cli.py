@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Publish card-game tournament results as a static website.")
     parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_add_build, _add_check, _add_pair, _add_watch, _add_serve, _add_desk, _add_new):
+    for add in (_add_build, _add_check, _add_pair, _add_watch, _add_serve, _add_desk, _add_new,
+                _add_import):
         add(commands)
     return parser
 
@@ -191,6 +192,22 @@ def _add_new(commands) -> None:
 def _run_new(args: argparse.Namespace) -> int:
     from .organizer.newleague import run_new
     return run_new(args)
+
+
+def _add_import(commands) -> None:
+    sub = commands.add_parser(
+        "import", help="make an event folder from an NRTM JSON results file (as Cobra exports "
+                       "it), with a report of what it could not carry")
+    sub.add_argument("file", metavar="FILE", help="the NRTM .json file")
+    sub.add_argument("--source", default=".", help="the site's folder (default: .)")
+    sub.add_argument("--game", default="netrunner",
+                     help="the declared game of the event (default: netrunner)")
+    sub.set_defaults(run=_run_import, out=None)
+
+
+def _run_import(args: argparse.Namespace) -> int:
+    from .organizer.nrtmimport import run_import
+    return run_import(Path(args.file), Path(args.source), args.game.strip().lower())
 
 
 def _port(text: str) -> int:

@@ -64,6 +64,9 @@ class Registration:
     """The `deck` (or `faction`) cell: a faction, warlord or archetype as the community writes it."""
     deck_url: str | None = None
     """An http(s) link to the deck list, from the `deck_url` cell."""
+    identities: tuple[str, str] = ("", "")
+    """Netrunner's corp and runner identities (`corp_identity`, `runner_identity`), as
+    `import` writes them from an NRTM file and the NRTM export gives them back."""
 
 
 @dataclass(slots=True)

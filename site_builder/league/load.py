@@ -188,7 +188,8 @@ def _read_info(slug: str, keys: KeyReader, games: Games) -> EventInfo:
 
 
 _REGISTRATION_SPEC = ColumnSpec(required=(), optional=("player", "name", "deck", "faction",
-                                                      "deck_url"))
+                                                      "deck_url", "corp_identity",
+                                                      "runner_identity"))
 DECK_COLUMNS = ("deck", "faction")
 """What a player plays, as the community writes it: `deck`, or `faction` where that is the word."""
 
@@ -223,7 +224,9 @@ def _read_registrations(files: EventFiles, shown_folder: str, log: ProblemLog
             seen[name] = row.line
             deck = next((row.get(c) for c in DECK_COLUMNS if c in table.columns), None) or None
             registrations.append(Registration(name, row.line, deck,
-                                              _deck_url(row.get("deck_url"), shown, row.line, log)))
+                                              _deck_url(row.get("deck_url"), shown, row.line, log),
+                                              (row.get("corp_identity") or "",
+                                               row.get("runner_identity") or "")))
     return tuple(registrations)
 
 

@@ -18,6 +18,7 @@ from ..core.jsonfile import dump_json
 from ..core.model import ContentPage
 from ..rules.views import RoundView, ScoredEvent, Standings, as_json_number
 from ..rules.pairings import pairings_json
+from .nrtm import has_nrtm, nrtm_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,9 @@ def event_pages(scored: ScoredEvent, summary: EventSummary, report: ContentPage 
         if round_.in_progress:
             pages.append(Page(f"events/{slug}/round-{round_.number}/slips/", "slips.html",
                               {**base, "round": round_}, made_of))
+    if has_nrtm(scored):
+        pages.append(Page(f"events/{slug}/nrtm.json", None, key=made_of, in_sitemap=False,
+                          data=partial(nrtm_json, scored)))
     if scored.bracket is not None:
         pages.append(Page(f"events/{slug}/bracket/", "bracket.html",
                           {**base, "bracket": scored.bracket}, made_of))
