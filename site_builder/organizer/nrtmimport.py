@@ -54,12 +54,13 @@ def _cell(text: str) -> str:
 
 
 def convert(data: Any, shown: str, game: str, source: Path) -> Imported:
+    from ..rules.declared import DeclaredGame
     ruleset = games_for(source).get(game)
-    declaration = getattr(ruleset, "declaration", None)
-    if declaration is None:
+    if not isinstance(ruleset, DeclaredGame):
         raise _Bad(f"--game {game}: import makes events of a declared game (magic, pokemon, "
                    "netrunner, chess, or one of data/games/): "
                    f"{game!r} is {'scored by its own rules' if ruleset else 'not a game'}")
+    declaration = ruleset.declaration
     _need(data, dict, shown, "an NRTM results object ({\"name\": …, \"players\": […], …})")
     name = _need(data.get("name"), str, "name", "the event's name in quotes").strip()
     date = _need(data.get("date"), str, "date", 'a date "YYYY-MM-DD"')[:10]

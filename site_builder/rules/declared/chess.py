@@ -3,8 +3,8 @@ Regulations C.07 (2023) manage them (Art. 16), for a Swiss.
 
 There is no "virtual opponent" since 2023. What the 2023 rules say, as the three open
 implementations that reproduce every answer of Mario Held's "Exercises in Tie-Breaking" read them
-(TieBreakServer, Sharly-Chess, marceljuenemann/tiebreak; tests/games/declared/test_fide.py
-checks all 64 of Held's Swiss values):
+(TieBreakServer, Sharly-Chess, marceljuenemann/tiebreak; tests/games/declared/test_fide_held.py
+checks Held's 48 Swiss values of Buchholz, Buchholz Cut-1 and Sonneborn-Berger):
 
 * A round a player did not play over the board (a bye of any kind, a forfeit either way, an
   absence) counts in their own Buchholz as a game against a "dummy" opponent with the player's

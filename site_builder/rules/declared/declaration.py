@@ -19,8 +19,13 @@ from .vocabulary import (ABSENT, BYE, FORFEIT_LOSS, FORFEIT_WIN, HALF_BYE, OUTCO
                          UNPLAYED, ZERO_BYE)
 
 GAME_ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
-TOP_KEYS = ("name", "results", "unplayed", "points_column", "most_points", "game_records",
-            "bye_games", "tiebreaks", "swiss_rounds", "cut", "structure", "round_minutes")
+TOP_KEYS = ("name", "results", "unplayed", "missed_rounds", "points_column", "most_points",
+            "game_records", "bye_games", "tiebreaks", "swiss_rounds", "cut", "structure",
+            "round_minutes")
+MISSED = ("absent", "unpaired-loss")
+"""What a round a player has no row in is: absent, no round played (Cobra, the MTR, Play!
+Pokémon, FIDE), or an unpaired loss, a round played and lost (Conquest's seed: rejoining players
+"are assigned unpaired losses for each round they did not attend")."""
 CUTS = (0, 2, 4, 8, 16, 32, 64)
 MOST_POINTS = 1000
 """No game gives a player more points for one round: a larger number is a slip."""
@@ -69,6 +74,7 @@ class Declaration:
     structure: tuple[Stage, ...]
     round_minutes: int | None
     digest: str
+    missed_rounds: str = "absent"
 
     @property
     def spellings(self) -> dict[str, str]:
@@ -135,11 +141,15 @@ class DeclarationReader:
         structure = self._structure(data)
         minutes = (self._whole(data["round_minutes"], (), "round_minutes", 1, 24 * 60)
                    if "round_minutes" in data else None)
+        missed = data.get("missed_rounds", "absent")
+        if missed not in MISSED:
+            self.error((), "missed_rounds", f"missed_rounds = {missed!r} is not one of "
+                                            f"{', '.join(repr(m) for m in MISSED)}")
         if self.errors:
             return None
         return Declaration(self.game, name, self.doc.shown, results, unplayed, points_column,
                            most or Fraction(0), game_records, bye_games or 0, tiebreaks,
-                           structure, minutes, self.digest)
+                           structure, minutes, self.digest, missed)
 
     # ------------------------------------------------------------ plain values
 

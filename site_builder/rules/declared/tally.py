@@ -121,16 +121,18 @@ def records_extended(before: Mapping[str, Record], results: Mapping[str, Result]
                      declaration: Declaration) -> dict[str, Record]:
     """The records after round `number` from those before it (see rules/swiss.py's)."""
     absent = declaration.points_of(ABSENT)
+    # A round missed between two played: absent, or (Conquest's seed) an unpaired loss.
+    missed = ABSENT if declaration.missed_rounds == "absent" else UNPAIRED
     records: dict[str, Record] = {}
     for name, record in before.items():
         result = results.get(name)
         if result is None:
             records[name] = Record(name, record.results, dropped=True)
             continue
-        gap = [Result(r, ABSENT, "loss", absent) for r in range(record.last_round + 1, number)]
+        gap = [Result(r, missed, "loss", absent) for r in range(record.last_round + 1, number)]
         records[name] = Record(name, [*record.results, *gap, result])
     for name, result in results.items():
         if name not in records:  # first seen now: the rounds before were missed
-            records[name] = Record(name, [*(Result(r, ABSENT, "loss", absent)
+            records[name] = Record(name, [*(Result(r, missed, "loss", absent)
                                             for r in range(1, number)), result])
     return records

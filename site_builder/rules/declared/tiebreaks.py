@@ -103,13 +103,15 @@ def _oowp(records: Mapping[str, Record], declaration: Declaration, choice: Tiebr
 
 
 def _rounds_played(record: Record) -> int:
-    return len(record.results)
+    return sum(1 for r in record.results if r.kind != ABSENT)
 
 
 def _sos(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
     """The mean, over the opponents met (one term a match), of each opponent's points per round
-    played; a bye is no opponent, but every round counts toward a player's rounds played (as
-    Conquest's seed and Cobra's SosCalculator count them)."""
+    played. A bye is no opponent, but a round played by the player who had it; a round a player
+    was absent from is none (Cobra's SosCalculator counts one round a pairing, byes included).
+    A game whose missed rounds are unpaired losses (missed_rounds, Conquest's seed) counts them
+    as rounds played, as the seed does."""
     average = {name: (record.points / _rounds_played(record) if record.results else ZERO)
                for name, record in records.items()}
     return {name: _mean([average[o] for o in record.opponents]) for name, record in records.items()}

@@ -126,6 +126,11 @@ def attendance(record: Record) -> tuple[str, ...]:
     if missed:
         shown = ", ".join(map(str, missed))
         notes.append(f"absent in round{'s' if len(missed) > 1 else ''} {shown}")
+    lost = [r.round for r in record.results if r.kind == UNPAIRED and r.line is None]
+    if lost:  # missed rounds of a game that counts them as unpaired losses
+        shown = ", ".join(map(str, lost))
+        notes.append(f"missed round{'s' if len(lost) > 1 else ''} {shown}: "
+                     f"unpaired loss{'es' if len(lost) > 1 else ''}")
     if record.dropped:
         notes.append(f"dropped after round {record.last_round}")
     return tuple(notes)

@@ -36,8 +36,9 @@ UNPLAYED = (BYE, FORFEIT_WIN, FORFEIT_LOSS, HALF_BYE, ZERO_BYE, ABSENT)
 
 UNPLAYED_OUTCOME = {BYE: "win", FORFEIT_WIN: "win", FORFEIT_LOSS: "loss", HALF_BYE: "draw",
                     ZERO_BYE: "loss", ABSENT: "loss"}
-"""How each counts where a tiebreak counts wins, draws and losses of unplayed rounds too
-(Pokémon's own win percentage counts a bye as a win; FIDE's WIN does not: see tiebreaks.py)."""
+"""How each counts in a player's record (wins–draws–losses: a bye is a win, as every game's
+rules say). The tiebreaks that count wins count over-the-board ones only (`wins` is FIDE's WON;
+Pokémon's win percentage leaves byes out): see tiebreaks.py."""
 
 WITH_OPPONENT = (FORFEIT_WIN, FORFEIT_LOSS)
 """The unplayed words written at a table with an opponent: the other row holds the other one."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-
 from conftest import ScratchSite
 
 from site_builder.core.problems import ProblemLog
@@ -83,6 +82,24 @@ def test_sos_with_a_player_from_outside(tmp_path):
         2: "1,snap,3,\n1,other,2,\n",
     })
     assert rows["snap"].values["points"] == 4
+    assert sos(rows["snap"]) == (F("3.25"), F("1.5"))
+
+
+def test_a_late_entrants_missed_round_is_not_a_round_played(tmp_path):
+    """The same Cobra 'sos' case (published: snap sos 3.25, extended_sos 1.5) with its pairings
+    in the other order: snap 3-2 other in round 1; snap 1-3 X and Y 0-5 other in round 2, so X
+    and Y enter in round 2. Cobra's SosCalculator adds to games_played once a pairing (a bye
+    included), never for a round a player was not in (app/services/sos_calculator.rb:
+    `games_played[p.player1_id] += p.round.weight` inside `stage.eligible_pairings.each`), so X
+    has 3 points in 1 game, and netrunner.toml says "points per round played".
+
+    FAILS (a bug): tiebreaks.py `_rounds_played` is len(record.results), which counts the
+    `absent` round 1 that tally.records_extended gives a late entrant, so X's average is 3/2
+    and snap's SoS (3.5 + 1.5)/2 = 2.5 instead of 3.25."""
+    rows = standings(tmp_path, {
+        1: "1,snap,3,\n1,other,2,\n",
+        2: "1,snap,1,\n1,X,3,\n2,Y,0,\n2,other,5,\n",
+    })
     assert sos(rows["snap"]) == (F("3.25"), F("1.5"))
 
 

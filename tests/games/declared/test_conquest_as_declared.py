@@ -21,6 +21,7 @@ CONQUEST_DECLARED = """
 name = "Conquest, declared"
 tiebreaks = ["sos", "esos"]
 swiss_rounds = 3
+missed_rounds = "unpaired-loss"
 
 [results]
 win = { points = 5, spellings = ["w"] }
@@ -34,6 +35,27 @@ bye = 5
 EVENTS = [(DEMO, folder.name) for folder in sorted((DEMO / "data/events").iterdir())
           if 'game = "conquest"' in (folder / "event.toml").read_text()]
 EVENTS.append((FIXTURES / "conquest-small", "2016-05-14-byes-and-a-drop"))
+REJOIN = "2024-05-18-rejoin"
+ROUNDS = {  # Eve misses round 2 and comes back; Fay joins in round 3 (unpaired losses, IV)
+    1: "table,player,result\n1,Ann,win\n1,Bob,loss\n2,Cat,win\n2,Dan,loss\n,Eve,bye\n",
+    2: "table,player,result\n1,Ann,win\n1,Cat,loss\n2,Bob,mw\n2,Dan,loss\n",
+    3: "table,player,result\n1,Ann,loss\n1,Bob,win\n2,Eve,win\n2,Cat,loss\n"
+       "3,Fay,win\n3,Dan,loss\n",
+}
+
+
+@pytest.fixture(scope="module")
+def rejoin(tmp_path_factory) -> Path:
+    """A Conquest event where a player misses a round and rejoins, and another joins late:
+    the seed's unpaired losses, which the declaration says with missed_rounds."""
+    root = tmp_path_factory.mktemp("rejoin")
+    folder = root / "data/events" / REJOIN
+    folder.mkdir(parents=True)
+    (folder / "event.toml").write_text('name = "Rejoin"\ndate = 2024-05-18\ngame = "conquest"\n'
+                                       'structure = "custom"\nswiss_rounds = 3\ncut = 0\n')
+    for number, text in ROUNDS.items():
+        (folder / f"round-{number}.csv").write_text(text)
+    return root
 
 
 def _load(source: Path, slug: str):
@@ -60,8 +82,11 @@ def _swiss_rows(scored):
     return found
 
 
-@pytest.mark.parametrize("source, slug", EVENTS, ids=[slug for _, slug in EVENTS])
-def test_a_conquest_event_declared_as_a_file_gives_the_same_standings(tmp_path, source, slug):
+@pytest.mark.parametrize("source, slug", EVENTS + [(None, REJOIN)],
+                         ids=[slug for _, slug in EVENTS] + [REJOIN])
+def test_a_conquest_event_declared_as_a_file_gives_the_same_standings(tmp_path, source, slug,
+                                                                      rejoin):
+    source = source or rejoin
     conquest = _load(source, slug)
     plan = conquest.ruleset.plan(conquest)
     copy = tmp_path / "site"

@@ -18,7 +18,6 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-
 from conftest import ScratchSite
 
 from site_builder.core.problems import ProblemLog
@@ -26,6 +25,9 @@ from site_builder.league.load import assign_event_ids, load_event
 from site_builder.league.people import load_directory
 from site_builder.rules.declared import chess
 from site_builder.rules.declared.tally import Record, records_extended, round_results
+from site_builder.rules.registry import SHIPPED
+
+SHIPPED_CHESS = SHIPPED / "chess.toml"
 
 # The TRF's start numbers and names (held_swiss_5.trf, "001 <no> m <name>").
 NAMES = {1: "Alyx", 2: "Bruno", 3: "Charline", 4: "David", 5: "Helene", 6: "Franck",
@@ -154,15 +156,44 @@ def test_every_published_value(standings, tiebreak):
     assert got == {NAMES[no]: F(v) for no, v in PUBLISHED[tiebreak].items()}
 
 
-CASES = [pytest.param(tiebreak, no, id=f"{ex}-{tiebreak}-{NAMES[no]}")
-         for ex, (tiebreak, players) in EXERCISES.items() for no in players]
+def exercises_of(tiebreak: str, no: int) -> str:
+    asked = [ex for ex, (name, players) in EXERCISES.items() if name == tiebreak and no in players]
+    return "+".join(asked) or "table"
+
+
+CASES = [pytest.param(tiebreak, no, id=f"{tiebreak}-{no}-{NAMES[no]}-{exercises_of(tiebreak, no)}")
+         for tiebreak in PUBLISHED for no in NAMES]
 
 
 @pytest.mark.parametrize("tiebreak,no", CASES)
-def test_each_exercise(standings, tiebreak, no):
-    """Held's exercises one by one, as he frames them (TieBreakServer's test file lists the
-    players of each exercise): the value asked for, exactly."""
+def test_each_value(standings, tiebreak, no):
+    """Each of the 48 values on its own, named by the exercises that ask for it (Held's
+    exercises 1-8, 11 and 12 and their players, as TieBreakServer's test file lists them;
+    "table" for a value no exercise asks for, which TieBreakServer's full BH and BH_C1
+    dictionaries give)."""
     assert standings[NAMES[no]].values["tiebreaks"][tiebreak] == F(PUBLISHED[tiebreak][no])
+
+
+# Held's exercise 28, WON: games won over the board (TieBreakServer's WON). Exercise 27, WIN,
+# also counts unplayed wins (pairing-allocated byes, forfeit wins: Franck 3, Jessica 1, Maria
+# 2, Nick 2); the vocabulary's `wins` is "the rounds you won over the board", so WON.
+WON = {1: 2, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1, 8: 2, 9: 0, 10: 1, 11: 1, 12: 0, 13: 1, 14: 2,
+       15: 2, 16: 3}
+
+
+def test_wins_are_helds_won(tmp_path):
+    """Held's exercise 28 (WON, all 16 players; TieBreakServer's test file), through a league's
+    own chess declaration (data/games/chess-won.toml: the shipped chess.toml with tiebreaks
+    = ["wins"])."""
+    text = SHIPPED_CHESS.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("tiebreaks"))
+    site = ScratchSite(tmp_path / "site")
+    site.write({"data/games/chess-won.toml": text.replace(line, 'tiebreaks = ["wins"]')})
+    site.event("2024-08-01-won", EVENT.replace('"chess"', '"chess-won"'), round_files())
+    event = loaded(site, "2024-08-01-won")
+    rows = {r.player.name: r for r in event.ruleset.score(event).standings.rows}
+    assert {name: r.values["tiebreaks"]["wins"] for name, r in rows.items()} == \
+        {NAMES[no]: won for no, won in WON.items()}
 
 
 # ---------------------------------------------------------------- scores as opponents see them
