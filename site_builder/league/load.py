@@ -168,7 +168,7 @@ def _read_info(slug: str, keys: KeyReader, games: Games) -> EventInfo:
             keys.log.error(keys.doc.shown, keys.doc.line_of("game"),
                            f"game = \"{game}\" is not a game: expected one of "
                            f"{', '.join(games.names)}, or a game declared in data/games/"
-                           f"{game}.toml (docs/data-format.md, \"Games declared in a file\")")
+                           f"{game}.toml (docs/games/declared.md)")
             game = None
     return EventInfo(
         slug=slug,

@@ -156,7 +156,7 @@ def test_unknown_game_and_not_yet_supported_game(site, run_cli, monkeypatch):
     assert error_at(r, "data/events/a/event.toml:3") == (
         'game = "backgammon" is not a game: expected one of conquest, heresy, inwo, kingdom, '
         'spellfire, chess, magic, netrunner, pokemon, or a game declared in '
-        'data/games/backgammon.toml (docs/data-format.md, "Games declared in a file")')
+        'data/games/backgammon.toml (docs/games/declared.md)')
     assert error_at(r, "data/events/b/event.toml:3").startswith('game = "go" is not supported')
 
 

@@ -319,8 +319,7 @@ class DeclarationReader:
             item = item.get("name")
         if not isinstance(item, str) or item not in TIEBREAKS:
             self.error((), "tiebreaks", f"{item!r} is not a tiebreak site-builder knows: expected "
-                                        f"one of {', '.join(TIEBREAKS)} (docs/data-format.md, "
-                                        "\"Tiebreaks\")")
+                                        f"one of {', '.join(TIEBREAKS)} (docs/games/declared.md#tiebreaks)")
             return None
         known = TIEBREAKS[item]
         parameters = []

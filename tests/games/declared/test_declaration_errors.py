@@ -44,7 +44,8 @@ def test_an_unknown_tiebreak_lists_the_vocabulary(site, run_cli):
     assert errors(result)[0].startswith(
         "data/games/house.toml:3: 'opponents-points' is not a tiebreak site-builder knows: "
         "expected one of mtg-omw, mtg-gw, mtg-ogw, pokemon-owp, pokemon-oowp, head-to-head, "
-        "sos, esos, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, wins, random")
+        "sos, esos, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, wins, random "
+        "(docs/games/declared.md#tiebreaks)")
 
 
 def test_a_floor_outside_zero_to_one(site, run_cli):
