@@ -44,6 +44,22 @@ def points_text(value: Any) -> str:
     return decimals(exact, 3).rstrip("0")
 
 
+class Points(Fraction):
+    """Points that are not whole (chess's half points): shown as players write them ("12½"),
+    wherever a page prints them, and a float in JSON (rules.views.as_json_number)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return points_text(self)
+
+
+def exact_points(value: Fraction | int) -> int | Points:
+    """Whole points as an int, others as Points."""
+    exact = Fraction(value)
+    return exact.numerator if exact.denominator == 1 else Points(exact)
+
+
 def ordinal(n: int) -> str:
     """1 → '1st', 12 → '12th', 22 → '22nd'."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")

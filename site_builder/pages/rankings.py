@@ -21,7 +21,9 @@ from ..league.config import RankingsConfig
 from ..core.jsonfile import dump_json
 from ..core.model import Person
 from .facts import EventFacts
-from ..rules.views import RankingEntry
+from ..rules.views import RankingEntry, as_json_number
+from ..core.numbers import exact_points
+from fractions import Fraction
 from ..rules.tiebreaks import shared_ranks
 
 PAGE_SIZE = 100
@@ -149,7 +151,11 @@ def game_ranking(game: str, title: str, events: list[RankedEvent],
 
 
 def _standing(person: Person, contributions: list) -> tuple[Person, int, tuple]:
-    return person, sum(entry.points for _, entry in contributions), tuple(contributions)
+    if all(entry.denominator == 1 for _, entry in contributions):  # every seed game
+        return person, sum(entry.points for _, entry in contributions), tuple(contributions)
+    total = sum((Fraction(entry.points, entry.denominator) for _, entry in contributions),
+                Fraction(0))
+    return person, exact_points(total), tuple(contributions)
 
 
 def _row(rank: int, person: Person, points: int, contributions: tuple) -> RankingRow:
@@ -173,7 +179,8 @@ def ranking_json(ranking: GameRanking, config: RankingsConfig) -> str:
 
 def _row_json(row: RankingRow) -> dict[str, Any]:
     return {"rank": row.rank, "player": row.person.name, "player_id": row.person.id,
-            "points": row.points, "events": row.events, "best_finish": row.best_finish,
-            "contributions": [{"event": event.slug, "points": entry.points,
+            "points": as_json_number(row.points), "events": row.events,
+            "best_finish": row.best_finish,
+            "contributions": [{"event": event.slug, "points": as_json_number(entry.value),
                                "finish": entry.finish, "role": entry.role}
                               for event, entry in row.contributions]}

@@ -101,7 +101,7 @@ def ranking_points(rankings: list[GameRanking]) -> dict[str, dict[str, int]]:
     for ranking in rankings:
         for row in ranking.rows:
             for event, entry in row.contributions:
-                points[row.person.id][event.slug] = entry.points
+                points[row.person.id][event.slug] = entry.value
     return points
 
 

@@ -235,6 +235,15 @@ class RankingEntry:
     rank: int | None
     """Their place in the event (None for an official), for "best finish"."""
     role: str = "player"
+    denominator: int = 1
+    """`points` are in units of 1/denominator (2 for chess's half points): `value`."""
+
+    @property
+    def value(self) -> int | Fraction:
+        """The points, exact: an int when whole (every seed game), else core.numbers.Points."""
+        from ..core.numbers import exact_points
+        return self.points if self.denominator == 1 else exact_points(
+            Fraction(self.points, self.denominator))
 
 
 @dataclass(slots=True)

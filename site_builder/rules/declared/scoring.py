@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.model import Event, Round
-from ...core.numbers import ordinal
+from ...core.numbers import exact_points, ordinal
 from ...core.problems import ProblemLog
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            finish_label, progress, round_label)
@@ -79,7 +79,7 @@ class DeclaredScorer:
         for a, b in pairs:
             met.setdefault(frozenset((a, b)), round_.number)
         if before:
-            points = {row.name: row.record.points for row in before}
+            points = {row.name: exact_points(row.record.points) for row in before}
             known = [(a, b) for a, b in pairs if a in points and b in points]
             for player, message in pairing_departures(points, known):
                 self.log.warning(round_.path, results[player].line, message)
@@ -104,18 +104,17 @@ class DeclaredScorer:
             rounds=tuple(rounds), bracket=bracket, players=players,
             warnings=tuple(self.log.problems), winner=winner,
             status_line=status_line(self.event, self.plan.total_rounds, self.complete),
-            ranking=self._ranking(players),
-            ranking_note="" if self.declaration.whole_points else
-            "not ranked: the ranking adds whole points, and this game's points have fractions")
+            ranking=self._ranking(players))
 
-    def _ranking(self, players: dict[str, PlayerResult]) -> tuple[RankingEntry, ...] | None:
-        """Each player's Swiss points toward the game's ranking (None for a game whose points
-        have fractions, such as chess's half points: the ranking adds whole points)."""
-        if not self.declaration.whole_points:
-            return None
-        return tuple(RankingEntry(result.player, int(self.latest[name].points), result.finish,
-                                  result.rank)
-                     for name, result in players.items())
+    def _ranking(self, players: dict[str, PlayerResult]) -> tuple[RankingEntry, ...]:
+        """Each player's Swiss points toward the game's ranking, exact (chess's halves are
+        kept as halves: RankingEntry.denominator)."""
+        found = []
+        for name, result in players.items():
+            points = self.latest[name].points
+            found.append(RankingEntry(result.player, points.numerator, result.finish, result.rank,
+                                      denominator=points.denominator))
+        return tuple(found)
 
     def _swiss_views(self) -> list[RoundView]:
         views = []

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...core.model import PlayerRef, Round
-from ...core.numbers import decimals, points_text
+from ...core.numbers import decimals, exact_points, points_text
 from ..base import SlipField
 from ..elimination import Match
 from ..pairings import Pairings, pairings_of
 from ..twoplayer import Absence
 from ..views import Column, PlayerGame, StandingRow, Standings
-from .declaration import Declaration, _shown
+from .declaration import Declaration
 from .ranking import Ranked
 from .rows import BY_POINTS, PENDING, pending_rows
 from .tally import UNPAIRED, Record, Result
@@ -28,8 +28,9 @@ UNPLAYED_LABELS = {BYE: "Bye", "forfeit-win": "Won by forfeit", "forfeit-loss": 
 
 
 def points_value(points: Fraction) -> int | Fraction:
-    """Whole points as an int (JSON 3, not 3.0); halves and the like stay exact."""
-    return points.numerator if points.denominator == 1 else points
+    """Whole points as an int (JSON 3, not 3.0); halves and the like stay exact, and print as
+    players write them ("2½" in `pair`'s notes and the warnings)."""
+    return exact_points(points)
 
 
 def result_label(result: Result, declaration: Declaration) -> str:
@@ -69,10 +70,11 @@ def tiebreak_labels(declaration: Declaration) -> dict[str, str]:
 
 def explanation(declaration: Declaration, seed: int) -> str:
     """How the order is decided, in one sentence a player can check by hand."""
-    points = ", ".join(f"{r.word} {_shown(r.points)}" for r in declaration.results)
-    unplayed = ", ".join(f"{UNPLAYED_LABELS[w].lower()} {_shown(p)}"
+    points = ", ".join(f"{r.word} {points_text(r.points)}" for r in declaration.results)
+    unplayed = ", ".join(f"{UNPLAYED_LABELS[w].lower()} {points_text(p)}"
                          for w, p in declaration.unplayed if w != ABSENT or p)
-    parts = [f"{points}; {unplayed} points." if unplayed else f"{points} points."]
+    said = f"{points}; {unplayed} points." if unplayed else f"{points} points."
+    parts = [said[:1].upper() + said[1:]]
     chain = [c for c in declaration.tiebreaks if c.name != "random"]
     if chain:
         said = []

@@ -82,22 +82,23 @@ CAP_DROPPED = Parameter("dropped_cap", _share("0.75"), "the most a dropped playe
 
 TIEBREAKS: dict[str, Tiebreak] = {t.name: t for t in (
     Tiebreak("mtg-omw", "OMW%", "Opponents' match-win percentage", "pct",
-             "the mean of your opponents' match-win percentages (match points over 3 a round), "
-             "each counted as at least {floor}", (FLOOR_MTG,)),
+             "the mean of your opponents' match-win percentages, each their match points over "
+             "3 a round played and counted as at least {floor}", (FLOOR_MTG,)),
     Tiebreak("mtg-gw", "GW%", "Game-win percentage", "pct",
-             "your game points over 3 a game played (a drawn game is 1), at least {floor}",
+             "your game points, 3 a game won and 1 a game drawn, over 3 a game played, at "
+             "least {floor}",
              (FLOOR_MTG,)),
     Tiebreak("mtg-ogw", "OGW%", "Opponents' game-win percentage", "pct",
              "the mean of your opponents' game-win percentages, each at least {floor}",
              (FLOOR_MTG,)),
-    Tiebreak("pokemon-owp", "OWP", "Opponents' win percentage (resistance)", "pct",
-             "the mean of your opponents' win percentages, each at least {floor} and, for an "
-             "opponent who dropped, at most {dropped_cap}", (FLOOR_POKEMON, CAP_DROPPED)),
+    Tiebreak("pokemon-owp", "OWP", "Opponents' win percentage", "pct",
+             "resistance: the mean of your opponents' win percentages, each their wins (a tie "
+             "half) over rounds played without byes, at least {floor} and, for an opponent who "
+             "dropped, at most {dropped_cap}", (FLOOR_POKEMON, CAP_DROPPED)),
     Tiebreak("pokemon-oowp", "OOWP", "Opponents' opponents' win percentage", "pct",
              "the mean of your opponents' OWP", (FLOOR_POKEMON, CAP_DROPPED)),
     Tiebreak("head-to-head", "H2H", "Head-to-head", "num",
-             "among players still tied, the points each scored against the others, when every "
-             "one of them met every other"),
+             "when exactly two players are still tied and met, the winner of their match first"),
     Tiebreak("sos", "SoS", "Strength of Schedule", "dec3",
              "the mean, over your opponents, of their points per round played"),
     Tiebreak("esos", "ESoS", "Extended Strength of Schedule", "dec3",

@@ -1,0 +1,106 @@
+"""A declared game gets what the seed games get (issue 35, point 1): `pair` forms its rounds by
+the Conquest procedure, the cut and single elimination follow, the desk edits its tables, its
+standings page says how the order is decided, and the rankings keep chess's half points."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+
+from conftest import registrations, write_files
+from site_builder.desk import roundfile
+from site_builder.rules import games_for
+
+SLUG = "2026-11-20-fnm"
+EV = f"data/events/{SLUG}"
+FNM = 'name = "FNM"\ndate = 2026-11-20\ngame = "magic"\nswiss_rounds = 2\ncut = 2\n'
+
+
+def rows(path):
+    return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+def play(path, winners):
+    """Each table's player in `winners` wins 2-1; a bye stays."""
+    found = rows(path)
+    for row in found:
+        if row["result"] != "bye":
+            won = row["player"] in winners
+            row.update(result="win" if won else "loss", games_won="2" if won else "1",
+                       games_drawn="0")
+    out = io.StringIO()
+    writer = csv.DictWriter(out, list(found[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(found)
+    path.write_text(out.getvalue())
+
+
+def test_pair_runs_a_magic_event_through_its_swiss_rounds_and_cut(site, pair, run_cli):
+    site.event(EV.split("/")[-1], FNM, {}, **{"players.csv": registrations(
+        ["Ann", "Bob", "Cat", "Dan", "Eve"])})
+    code, out, err = pair(site, "--seed", "3", slug=SLUG)
+    assert (code, err) == (0, "")
+    first = rows(site.root / EV / "round-1.csv")
+    assert list(first[0]) == ["table", "player", "result", "games_won", "games_drawn"]
+    assert sorted(r["result"] for r in first) == ["", "", "", "", "bye"]
+    bye = next(r["player"] for r in first if r["result"] == "bye")
+    play(site.root / EV / "round-1.csv", {first[0]["player"], first[2]["player"]})
+    assert run_cli("check", "--source", site.root).code == 0
+
+    code, out, err = pair(site, "--seed", "3", slug=SLUG)
+    assert code == 0, err
+    second = rows(site.root / EV / "round-2.csv")
+    # The bye goes to the lowest-ranked player without one: never the same player twice.
+    assert next(r["player"] for r in second if r["result"] == "bye") != bye
+    play(site.root / EV / "round-2.csv", {second[0]["player"], second[2]["player"]})
+
+    code, out, err = pair(site, "--seed", "3", slug=SLUG)
+    assert code == 0, err
+    assert out.splitlines()[0] == "FNM, Final (round 3):"
+    site.build()
+    swiss = site.json("events/2026-11-20-fnm/round-2/standings.json")["standings"]
+    final = rows(site.root / EV / "round-3.csv")
+    assert [r["player"] for r in final] == [swiss[0]["player"], swiss[1]["player"]]
+
+
+def test_the_desk_asks_a_magic_table_for_its_result_and_games():
+    entry = games_for(None)["magic"].entry(None)
+    assert [c.column for c in entry.cells] == ["result", "games_won", "games_drawn"]
+    assert [(q.label, q.mine, q.theirs) for q in entry.quick] == [("wins", "win", "loss"),
+                                                                  ("draw", "draw", "draw")]
+    parsed = roundfile.parse("table,player,result,games_won,games_drawn\n1,Ann,,,\n1,Bob,,,\n")
+    table = roundfile.read_table(parsed, "1", entry)
+    lines = roundfile.table_lines(parsed, table, entry, [[
+        {"result": "win", "games_won": "2", "games_drawn": "0"},
+        {"result": "loss", "games_won": "1", "games_drawn": "0"}]])
+    assert lines == ["1,Ann,win,2,0", "1,Bob,loss,1,0"]
+    # Netrunner's rows carry their points: typed into the round file, not clicked.
+    assert games_for(None)["netrunner"].entry(None) is None
+
+
+def test_the_page_says_how_the_order_is_decided(site):
+    site.event("2026-11-20-fnm", FNM.replace("cut = 2", "cut = 0"), {
+        1: "table,player,result,games_won,games_drawn\n1,Ann,win,2,0\n1,Bob,loss,1,0\n"
+           "2,Cat,win,2,0\n2,Dan,loss,1,0\n",
+        2: "table,player,result,games_won,games_drawn\n1,Ann,win,2,0\n1,Cat,loss,0,0\n"
+           "2,Bob,win,2,0\n2,Dan,loss,0,0\n"})
+    assert site.build() == 0
+    page = html.unescape(site.html("events/2026-11-20-fnm/"))
+    assert ("Equal points are ordered by Opponents' match-win percentage (OMW%: the mean of "
+            "your opponents' match-win percentages, each their match points over 3 a round "
+            "played and counted as at least 33%)") in page
+    assert '<td class="tiebreak">GW% 60.00%</td>' in page  # Bob over Cat: 3 of 5 games
+
+
+def test_chess_half_points_are_ranked_as_halves(site):
+    site.event("2026-11-14-club", 'name = "Club"\ndate = 2026-11-14\ngame = "chess"\n'
+                                  "swiss_rounds = 1\n",
+               {1: "table,player,result\n1,Ann,½\n1,Bob,½\n2,Cat,1\n2,Dan,0\n,Eve,half-point-bye\n"})
+    assert site.build() == 0
+    ranking = site.json("rankings/chess.json")["rankings"]
+    assert [(r["player"], r["points"]) for r in ranking] == [
+        ("Cat", 1), ("Ann", 0.5), ("Bob", 0.5), ("Eve", 0.5), ("Dan", 0)]
+    assert ">½</td>" in site.html("rankings/chess/")
+    assert "½ pts" in site.html("players/ann/")
