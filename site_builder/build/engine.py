@@ -20,7 +20,8 @@ from ..core.digests import digest
 from ..core.model import ContentPage
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..files.inputs import code_digest
-from ..rules.registry import games_for
+from ..core.statecodec import Damaged
+from ..rules.registry import Games, games_for
 from ..league.config import SiteConfig, load_config
 from ..league.content import load_content
 from ..league.load import check_source, event_folders
@@ -60,6 +61,8 @@ class SiteLoad:
     players_digest: str
     site_key: str
     theme_key: str
+    games: Games
+    """The games the league can score (rules/registry.py)."""
 
 
 class Engine:
@@ -183,7 +186,7 @@ class Engine:
         theme = digest(*(self.kept.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
         site_key = digest(self.code, config, nav, sorted(static))
         return SiteLoad(config, directory, folders, pages, home, reports, players_digest,
-                        site_key, theme)
+                        site_key, theme, games)
 
     # ---------------------------------------------------------------- events
 
@@ -202,6 +205,11 @@ class Engine:
             keys[slug] = unchanged.get(slug) or digest(self.code, site.players_digest,
                                                        self.kept.digests.folder(str(folder)))
             unit = previous.get(slug)
+            if unit is not None and unit.facts.key == keys[slug] \
+                    and unit.facts.summary.game not in site.games:
+                # Its key holds the games' files as they are: a build of it made a game the
+                # league has. Facts of any other came from no build.
+                raise Damaged(f"event {slug!r} is of no game site-builder knows")
             if (published is not None and slug in unchanged and unit is not None
                     and unit.facts.key == keys[slug] and reports.get(slug) == published.get(slug)):
                 continue  # as this engine's last build published it, pages and all

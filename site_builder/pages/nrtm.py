@@ -119,7 +119,11 @@ def _rounds(scored: ScoredEvent, ids: dict[str, int]) -> list[list[dict]]:
             tables.append({"table": table.number, "player1": seats[0], "player2": seats[1],
                            "intentionalDraw": False, "twoForOne": False,
                            "eliminationGame": elimination})
-        for number, player in enumerate(view.pairings.byes, start=len(tables) + 1):
+        # A lone player (a bye, a requested bye, an unpaired row) is a table whose other seat
+        # has no id, numbered after the round's tables, as Cobra writes a bye.
+        alone = [*view.pairings.byes, *(seat.player for seat in view.pairings.others)]
+        first = max((t.number for t in view.pairings.tables), default=0) + 1
+        for number, player in enumerate(alone, start=first):
             game = games.get((view.number, player.name))
             points = _points(game.points) if game else None
             bye = ({"id": ids.get(player.name), "role": None, "winner": True} if elimination else

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.problems import Problem, ProblemLog
+from ..core.problems import Problem, ProblemLog  # noqa: F401 (Problem: annotations)
 from ..files.sources import FILE, FOLDER, entries, kind, read_bytes
 from ..files.textfiles import LIMITS
 from .base import Ruleset
@@ -63,41 +63,55 @@ class Games:
         return tuple(BUILT_IN) + tuple(sorted(self.declared))
 
 
-_KNOWN: dict[str, Games] = {}
+_KNOWN: dict[tuple[str, str], Games] = {}
 _LOCK = threading.Lock()
 
 
 def games_for(source: Path | None) -> Games:
     """The games of the league at `source` (None: the built-in and shipped ones only)."""
-    files = _declaration_files(source)
-    key = hashlib.blake2b(repr([(str(source), shown, data) for shown, _, data in files]).encode(
+    files, problems = _declaration_files(source)
+    # What the games are made of, wherever the league lies: part of every event's key, so a
+    # league copied elsewhere (a CI runner's checkout) finds its events current.
+    made_of = hashlib.blake2b(repr([(shown, data) for shown, _, data in files]
+                                   + [p.format() for p in problems]).encode(
         "utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    key = (str(source), made_of)
     with _LOCK:
         known = _KNOWN.get(key)
         if known is None:
             if len(_KNOWN) > 16:  # a long watch session over edited files: keep a few
                 _KNOWN.clear()
-            known = _KNOWN[key] = _read_games(files, key)
+            known = _KNOWN[key] = _read_games(files, made_of)
+            known.problems[:0] = problems
         return known
 
 
-def _declaration_files(source: Path | None) -> list[tuple[str, str, bytes]]:
-    """(shown path, game id, bytes) of the shipped declarations, then the league's; a league
-    file's problems with being read (not a file, unreadable) are left to the site's load."""
+def _declaration_files(source: Path | None) -> tuple[list[tuple[str, str, bytes]], list[Problem]]:
+    """(shown path, game id, bytes) of the shipped declarations, then the league's; and the
+    problems of reading data/games/ (a file too large or unreadable, a link out of the league,
+    a folder or another file where declarations go)."""
     found = [(f"(shipped) {path.name}", path.stem, path.read_bytes())
              for path in sorted(SHIPPED.glob("*.toml"))]
+    log = ProblemLog()
     if source is None:
-        return found
+        return found, []
     folder = source / GAMES_DIR
-    quiet = ProblemLog()
-    if kind(folder, GAMES_DIR, source, quiet) != FOLDER:
-        return found
-    for name, path, found_kind in sorted(entries(folder, GAMES_DIR, source, quiet) or ()):
+    if kind(folder, GAMES_DIR, source, log) != FOLDER:
+        if folder.is_file():
+            log.error(GAMES_DIR, None, "is a file: games are declared in a folder, one "
+                                       "data/games/<id>.toml each")
+        return found, log.problems
+    for name, path, found_kind in sorted(entries(folder, GAMES_DIR, source, log) or ()):
+        shown = f"{GAMES_DIR}/{name}"
         if found_kind == FILE and name.endswith(".toml"):
-            data = read_bytes(path, f"{GAMES_DIR}/{name}", quiet, LIMITS[".toml"])
+            data = read_bytes(path, shown, log, LIMITS[".toml"])
             if data is not None:
-                found.append((f"{GAMES_DIR}/{name}", name[:-5], data))
-    return found
+                found.append((shown, name[:-5], data))
+        elif found_kind is not None and not name.startswith("."):
+            what = "a folder" if found_kind == FOLDER else "not a .toml file"
+            log.warning(shown, None, f"is ignored: it is {what}, and a game is declared in "
+                                     "data/games/<id>.toml")
+    return found, log.problems
 
 
 def _read_games(files: list[tuple[str, str, bytes]], key: str) -> Games:

@@ -29,7 +29,7 @@ from test_unreadable_and_full import run as run_limited
 
 pytestmark = pytest.mark.slow  # each test builds the demo, then damages its state
 
-PAGES = 297
+PAGES = 302
 """HTML and JSON pages of the demo: a full build draws every one."""
 OTHER_FILES = 9
 """The other files a build publishes: the theme's 6 static files (style.css, favicon.svg,

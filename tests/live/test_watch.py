@@ -283,6 +283,10 @@ def test_every_template_of_the_default_theme_reaches_the_pages_drawing_it(tmp_pa
     template loaded in a way the recording misses would leave its pages stale). Fixed again,
     the output equals a clean build's."""
     source = copy_demo(tmp_path / "site", with_theme=True)
+    write_files(source, {  # the demo has no event of a declared game (games/declared/)
+        "data/events/2026-11-20-fnm/event.toml": 'name = "FNM"\ndate = 2026-11-20\n'
+                                                  'game = "magic"\nswiss_rounds = 1\n',
+        "data/events/2026-11-20-fnm/round-1.csv": "table,player,result\n1,Ada,win\n1,Bo,loss\n"})
     out = tmp_path / "out"
     session = Project(source, out)
     assert not session.build_all().errors

@@ -134,3 +134,59 @@ def test_an_existing_event_is_never_overwritten(site, run_cli):
     again = run_cli("import", "cobra.json", "--source", site.root)
     assert again.code == 1
     assert f"data/events/{SLUG}: exists already" in again.err
+
+
+def test_what_the_file_holds_never_leaves_the_league_nor_breaks_a_round_file(site, run_cli):
+    """The folder's name is made of the date, a round file's rows of the scores: a hostile
+    file can do neither (a red team's findings)."""
+    write_files(site.root, {"site.toml": 'title = "L"\n'})
+    cases = {
+        "date": (dict(COBRA, date="../../../x"),
+                 'date is "../../../x": expected a date "YYYY-MM-DD": not imported'),
+        "score": (dict(COBRA, rounds=[[dict(COBRA["rounds"][0][0], player1={
+            "id": 1002, "combinedScore": "6\n1,Mallory,6,"})]]),
+                  'rounds[0][0].player1.combinedScore is "6\\n1,Mallory,6,": expected the '
+                  "points, a number from 0 to 1000: not imported"),
+        "seat": (dict(COBRA, rounds=[[dict(COBRA["rounds"][0][0], player1={"id": [1]})]]),
+                 "rounds[0][0].player1.id is [1]: expected a player's id, or null for a bye: "
+                 "not imported"),
+    }
+    for name, (data, message) in cases.items():
+        write_files(site.root, {f"{name}.json": json.dumps(data)})
+        result = run_cli("import", f"{name}.json", "--source", site.root)
+        assert (result.code, result.err.splitlines()[0]) == (1, f"{name}.json: {message}")
+    assert sorted(p.name for p in site.root.parent.iterdir()) == ["site"]
+    assert not any((site.root / "data/events").iterdir())
+
+
+def test_an_event_that_would_not_check_is_not_imported(site, run_cli):
+    """Ann and ANN would be one person (data/players.csv ids): `check` would refuse the event,
+    so import writes nothing and says why."""
+    data = json.loads(json.dumps(COBRA))
+    data["players"][1]["name"] = "LAURIE"
+    result = imported(site, run_cli, data)
+    assert result.code == 1
+    assert "'LAURIE' and 'laurie' stand for the same person" in result.err
+    assert result.err.splitlines()[-2] == (f"data/events/{SLUG}: not imported: the event would "
+                                           "not check")
+    assert not (site.root / "data/events" / SLUG).exists()
+
+
+def test_requested_byes_are_in_the_export_and_points_add_up(site, run_cli):
+    site.event("2026-11-14-club", 'name = "Club"\ndate = 2026-11-14\ngame = "chess"\n'
+                                  "swiss_rounds = 2\n",
+               {1: "table,player,result\n1,Ann,½\n1,Bob,½\n3,Cat,1\n3,Dan,0\n,Eve,half-point-bye\n",
+                2: "table,player,result\n1,Ann,1\n1,Eve,0\n2,Cat,½\n2,Bob,½\n,Dan,bye\n"})
+    assert site.build() == 0
+    exported = site.json("events/2026-11-14-club/nrtm.json")
+    name = {p["id"]: p["name"] for p in exported["players"]}
+    earned = {}
+    for tables in exported["rounds"]:
+        numbers = [t["table"] for t in tables]
+        assert len(numbers) == len(set(numbers))  # a bye's table is none of the real ones
+        for table in tables:
+            for seat in (table["player1"], table["player2"]):
+                if seat["id"]:
+                    earned[name[seat["id"]]] = earned.get(name[seat["id"]], 0) + seat["combinedScore"]
+    assert earned == {p["name"]: p["matchPoints"] for p in exported["players"]}
+    assert earned["Eve"] == 0.5 and earned["Dan"] == 1

@@ -15,23 +15,46 @@ from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
 from ..base import Ruleset, SlipField
-from ..views import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
-from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
-                           round_label)
+from ..elimination import Match, bracket_size, build_bracket, champion, expected_games, round_label
+from ..eliminationchecks import check_cut, check_elimination_pairings
+from ..entry import Cell, Choice, Entry, Quick
 from ..forming import Context, Formed
-from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
-                        with_round_in_progress)
-from ..twoplayer import (absences, check_final_too_early, is_complete, registered_players,
-                         status_line)
+from ..pairings import (
+    check_in_progress,
+    in_progress_view,
+    round_in_progress,
+    with_round_in_progress,
+)
+from ..swiss import SwissRecord, records_extended, rematches
+from ..twoplayer import (
+    absences,
+    check_final_too_early,
+    is_complete,
+    registered_players,
+    status_line,
+)
+from ..views import Bracket, PlayerResult, RankingEntry, RoundView, ScoredEvent, Standings
 from . import rows as conquest_rows
 from . import structure
 from .knockout import KnockoutScorer
-from ..swiss import SwissRecord, records_extended, rematches
-from ..entry import Cell, Choice, Entry, Quick
-from .scoring import SwissRow, cut_players, elimination_matches, final_order, rank_swiss, swiss_games
-from .views import (SLIP, final_standings_view, player_games, record_text, round_pairings,
-                    round_tables, swiss_standings_view)
-from .warnings import check_cut, check_elimination_pairings, check_swiss_round
+from .scoring import (
+    SwissRow,
+    cut_players,
+    elimination_matches,
+    final_order,
+    rank_swiss,
+    swiss_games,
+)
+from .views import (
+    SLIP,
+    final_standings_view,
+    player_games,
+    record_text,
+    round_pairings,
+    round_tables,
+    swiss_standings_view,
+)
+from .warnings import check_swiss_round
 
 ROUND_TEMPLATE = "games/conquest/round.html"
 BRACKET_TEMPLATE = "games/elimination_bracket.html"
@@ -199,8 +222,8 @@ class _Scorer:
     def _check_elimination(self) -> None:
         if not self.matches:
             return
-        check_cut(self.elimination_rounds[0], self.matches[0], self.cut, self.last_swiss, self.plan,
-                  self.log)
+        check_cut(self.elimination_rounds[0], self.matches[0], self.cut, self.last_swiss,
+                  self.plan.cut, self.log)
         for i in range(1, len(self.matches)):
             check_elimination_pairings(self.elimination_rounds[i], self.matches[i - 1],
                                        self.matches[i], self.log)

@@ -10,15 +10,31 @@ points (the rankings count tournament points, which only Swiss rounds give).
 from __future__ import annotations
 
 from ...core.model import Event
-from ..views import (Bracket, Column, PlayerGame, PlayerResult, RoundView, ScoredEvent, Standings,
-                     StandingRow)
-from ..elimination import Match, bracket_size, build_bracket, champion, expected_games, progress, round_label
+from ..elimination import (
+    Match,
+    bracket_size,
+    build_bracket,
+    champion,
+    expected_games,
+    progress,
+    round_label,
+)
+from ..eliminationchecks import check_elimination_pairings
 from ..tiebreaks import shared_ranks
 from ..twoplayer import is_complete, status_line
+from ..views import (
+    Bracket,
+    Column,
+    PlayerGame,
+    PlayerResult,
+    RoundView,
+    ScoredEvent,
+    StandingRow,
+    Standings,
+)
 from .scoring import elimination_matches
 from .structure import Plan
 from .views import finish_text, round_pairings, round_tables
-from .warnings import check_elimination_pairings
 
 ROUND_TEMPLATE = "games/conquest/round.html"
 BRACKET_TEMPLATE = "games/elimination_bracket.html"

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
 from ..base import SlipField
-from ..views import Column, PlayerGame, Standings, StandingRow
 from ..elimination import Match, Progress, bracket_size, finish_label, round_label
+from ..pairings import Pairings, pairings_of
 from ..swiss import MISSED, SwissRecord, attendance_notes
 from ..twoplayer import Absence, game_lines, record_line, result_counts, seating
-from ..pairings import Pairings, pairings_of
+from ..views import Column, PlayerGame, StandingRow, Standings
 from .rows import BYE, LOSS, MODIFIED_WIN, WIN, pending_rows
 from .scoring import POINTS, TIEBREAK_LABELS, UNPAIRED_LOSS, FinalRow, SwissRow
 from .structure import Plan

@@ -15,6 +15,7 @@ from typing import Any
 from ...core.problems import ProblemLog
 from ...files.textfiles import TomlDoc
 from .lines import KeyLines
+from .values import _exact, _shown, shown
 from .vocabulary import (ABSENT, BYE, FORFEIT_LOSS, FORFEIT_WIN, HALF_BYE, OUTCOMES, TIEBREAKS,
                          UNPLAYED, ZERO_BYE)
 
@@ -143,7 +144,7 @@ class DeclarationReader:
                    if "round_minutes" in data else None)
         missed = data.get("missed_rounds", "absent")
         if missed not in MISSED:
-            self.error((), "missed_rounds", f"missed_rounds = {missed!r} is not one of "
+            self.error((), "missed_rounds", f"missed_rounds = {shown(missed)} is not one of "
                                             f"{', '.join(repr(m) for m in MISSED)}")
         if self.errors:
             return None
@@ -163,14 +164,14 @@ class DeclarationReader:
     def _flag(self, key: str, default: bool) -> bool:
         value = self.doc.data.get(key, default)
         if not isinstance(value, bool):
-            self.error((), key, f"{key} = {value!r} is not true or false: expected e.g. "
+            self.error((), key, f"{key} = {shown(value)} is not true or false: expected e.g. "
                                 f"{key} = true (no quotes)")
             return default
         return value
 
     def _whole(self, value: Any, table: tuple, key: str, least: int, most: int) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-            self.error(table, key, f"{key} = {value!r} is not a whole number from {least} to "
+            self.error(table, key, f"{key} = {shown(value)} is not a whole number from {least} to "
                                    f"{most}")
             return None
         return value
@@ -180,7 +181,7 @@ class DeclarationReader:
         """A number of points: 3, 0.5 or "1/2" (text, for a fraction a decimal cannot write)."""
         number = _exact(value)
         if number is None or number < 0 or number > most:
-            self.error(table, key, f"{key} = {value!r} is not a number of points: expected a "
+            self.error(table, key, f"{key} = {shown(value)} is not a number of points: expected a "
                                    f"number from 0 to {most}, e.g. 3, 0.5 or \"1/2\"")
             return None
         return number
@@ -190,8 +191,8 @@ class DeclarationReader:
     def _results(self, value: Any) -> tuple[ResultWord, ...]:
         if not isinstance(value, dict) or not value:
             self.error(("results",), None,
-                       "the game needs its result words and their points: expected e.g.\n"
-                       "[results]\nwin = 3\ndraw = 1\nloss = 0")
+                       "the game needs its result words and their points: expected a [results] "
+                       "table, e.g. win = 3, draw = 1, loss = 0 under it")
             return ()
         words, seen = [], {}
         for word, given in value.items():
@@ -270,8 +271,8 @@ class DeclarationReader:
         if value is None:
             value = {}
         if not isinstance(value, dict):
-            self.error(("unplayed",), None, "unplayed is not a table: expected e.g.\n"
-                                            "[unplayed]\nbye = 3")
+            self.error(("unplayed",), None, "unplayed is not a table: expected an [unplayed] "
+                                            "table, e.g. bye = 3 under it")
             return ((BYE, win), (ABSENT, Fraction(0)))
         chosen: dict[str, Fraction] = {}
         for word, given in value.items():
@@ -296,7 +297,7 @@ class DeclarationReader:
 
     def _tiebreaks(self, value: Any) -> tuple[TiebreakChoice, ...]:
         if not isinstance(value, list):
-            self.error((), "tiebreaks", f"tiebreaks = {value!r} is not a list: expected e.g. "
+            self.error((), "tiebreaks", f"tiebreaks = {shown(value)} is not a list: expected e.g. "
                                         'tiebreaks = ["mtg-omw", "mtg-gw", "mtg-ogw"]')
             return ()
         chosen, names = [], set()
@@ -318,7 +319,7 @@ class DeclarationReader:
             given = {k: v for k, v in item.items() if k != "name"}
             item = item.get("name")
         if not isinstance(item, str) or item not in TIEBREAKS:
-            self.error((), "tiebreaks", f"{item!r} is not a tiebreak site-builder knows: expected "
+            self.error((), "tiebreaks", f"{shown(item)} is not a tiebreak site-builder knows: expected "
                                         f"one of {', '.join(TIEBREAKS)} (docs/games/declared.md#tiebreaks)")
             return None
         known = TIEBREAKS[item]
@@ -334,7 +335,7 @@ class DeclarationReader:
                 continue
             share = _exact(given[parameter.name])
             if share is None or not 0 <= share <= 1:
-                self.error((), "tiebreaks", f"{item}'s {parameter.name} = {given[parameter.name]!r} "
+                self.error((), "tiebreaks", f"{item}'s {parameter.name} = {shown(given[parameter.name])} "
                                             "is not a share from 0 to 1: expected e.g. 0.33 or "
                                             '"1/3"')
                 continue
@@ -362,8 +363,8 @@ class DeclarationReader:
         return (Stage(None, rounds or 1, cut),)
 
     def _cut(self, value: Any, table: tuple) -> int:
-        if isinstance(value, bool) or value not in CUTS:
-            self.error(table, "cut", f"cut = {value!r} is not a cut size: expected one of "
+        if type(value) is not int or value not in CUTS:  # 8.0 == 8, but is no bracket size
+            self.error(table, "cut", f"cut = {shown(value)} is not a cut size: expected one of "
                                      f"{', '.join(map(str, CUTS))} (0: no cut)")
             return 0
         return value
@@ -394,27 +395,6 @@ class DeclarationReader:
                                        "swiss_rounds and cut")
             stages.append(Stage(up_to, rounds or 1, cut))
         return tuple(stages)
-
-
-def _exact(value: Any) -> Fraction | None:
-    """3, 0.5, "1/2", "0.33" exactly as written: a float is read from its shortest text, so
-    0.33 is 33/100, never the binary fraction nearest it."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        return Fraction(repr(value)) if value == value and abs(value) != float("inf") else None
-    if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            return None
-    return None
-
-
-def _shown(points: Fraction) -> str:
-    return str(points.numerator) if points.denominator == 1 else f"{float(points):g}"
 
 
 def stage_for(structure: tuple[Stage, ...], players: int) -> Stage:

@@ -17,7 +17,8 @@ from ...files.textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
 from ..seating import tables_of
 from ..twoplayer import check_duplicates, check_pair, check_round_numbers
-from .declaration import Declaration, _exact, _shown
+from .declaration import Declaration
+from .values import _exact, _shown
 from .vocabulary import (BYE, FORFEIT_LOSS, FORFEIT_WIN, HALF_BYE, UNPLAYED_OUTCOME, WITH_OPPONENT,
                          ZERO_BYE)
 
@@ -201,12 +202,17 @@ def check_stages(event: Event, planned: int, swiss_rounds: int, described: str,
                  log: ProblemLog) -> None:
     check_round_numbers(event, planned, described,
                         "set swiss_rounds or cut in event.toml if it ran longer", log)
+    swiss_players = {r.player for round_ in event.rounds if round_.number <= swiss_rounds
+                     for r in round_.rows}
     alive: set[str] | None = None
     for round_ in event.rounds:
         if round_.number <= swiss_rounds:
             continue
         for row in round_.rows:
-            if alive is not None and row.player not in alive:
+            if row.player not in swiss_players:
+                log.error(round_.path, row.line, f"{row.player} plays an elimination round "
+                                                 "without having played a Swiss round")
+            elif alive is not None and row.player not in alive:
                 log.error(round_.path, row.line,
                           f"{row.player} is out of the elimination rounds (lost or absent in "
                           f"round {round_.number - 1}) and cannot play round {round_.number}")

@@ -4,19 +4,17 @@ the model; the elimination stage is the shared one of rules/elimination.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core.model import Event, Round
 from ...core.numbers import exact_points, ordinal
 from ...core.problems import ProblemLog
 from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
                            finish_label, progress, round_label)
+from ..eliminationchecks import check_cut, check_elimination_pairings
 from ..seating import tables_of
 from ..swiss import pairing_departures
 from ..twoplayer import Absence, check_final_too_early, is_complete, status_line
 from ..views import (Bracket, Column, PlayerResult, RankingEntry, RoundView, ScoredEvent,
                      Standings)
-from ..tiebreaks import decided_by
 from . import Plan
 from .declaration import Declaration
 from .ranking import Ranked, rank
@@ -84,10 +82,27 @@ class DeclaredScorer:
             for player, message in pairing_departures(points, known):
                 self.log.warning(round_.path, results[player].line, message)
 
+    def _check_cut(self) -> None:
+        """A cut no larger than the field, and the first elimination round against it."""
+        plan, event = self.plan, self.event
+        if plan.cut and plan.players and plan.cut > plan.players:
+            key = "cut" if "cut" in event.key_lines else "game"
+            self.log.warning(f"{event.folder}/event.toml", event.line_of(key),
+                             f"a top-{plan.cut} cut with {plan.players} registered players: "
+                             f"everyone makes it, and {plan.cut - plan.players} byes fill the "
+                             "bracket (set cut in event.toml to a smaller one)")
+        if self.matches:
+            check_cut(self.elimination_rounds[0], self.matches[0], self.cut, self.last_swiss,
+                      plan.cut, self.log)
+            for i in range(1, len(self.matches)):
+                check_elimination_pairings(self.elimination_rounds[i], self.matches[i - 1],
+                                           self.matches[i], self.log)
+
     # ------------------------------------------------------------ the event
 
     def scored(self) -> ScoredEvent:
         check_final_too_early(self.event, self.plan.total_rounds, self.plan.describe(), self.log)
+        self._check_cut()
         swiss = self._swiss_views()
         rounds = swiss + self._elimination_views(swiss[-1].standings if swiss else None)
         standings = rounds[-1].standings if rounds else None
@@ -296,4 +311,4 @@ def _matches(round_: Round, expected: dict[str, int], declaration: Declaration) 
     return sorted(matches, key=lambda m: m.number)
 
 
-__all__ = ["DeclaredScorer", "decided_by", "Any"]
+__all__ = ["DeclaredScorer"]

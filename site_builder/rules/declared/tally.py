@@ -90,18 +90,21 @@ def round_results(round_: Round, declaration: Declaration) -> dict[str, Result]:
     """Each player's result in one Swiss round (every row decided: a round in progress is not
     scored)."""
     tables, loose = tables_of(round_)
+    # A bye counts its games won (MTR: a 2-0 win) only in a round that records games: in an
+    # event without them, a bye's 2-0 against matches of no games would make GW% favour byes.
+    recorded = declaration.game_records and any(r.games_won is not None for r in round_.rows)
     found: dict[str, Result] = {}
     for number, rows in tables.items():
         for row in rows:
             other = next((o for o in rows if o is not row), None)
-            found[row.player] = _result(round_.number, row, other, number, declaration)
+            found[row.player] = _result(round_.number, row, other, number, declaration, recorded)
     for row in loose:
-        found[row.player] = _result(round_.number, row, None, None, declaration)
+        found[row.player] = _result(round_.number, row, None, None, declaration, recorded)
     return found
 
 
 def _result(number: int, row: Row, other: Row | None, table: int | None,
-            declaration: Declaration) -> Result:
+            declaration: Declaration, recorded: bool) -> Result:
     outcome = outcome_of(row, other, declaration)
     if other is None and row.result not in UNPLAYED:
         return Result(number, UNPAIRED, "loss", declaration.points_of(ABSENT), table, None,
@@ -109,7 +112,7 @@ def _result(number: int, row: Row, other: Row | None, table: int | None,
     points = (row.points if row.result == BY_POINTS or row.points is not None
               else declaration.points_of(row.result))
     games = None
-    if row.result == BYE and declaration.game_records:
+    if row.result == BYE and recorded:
         games = (declaration.bye_games, 0, 0)
     elif other is not None and row.games_won is not None and other.games_won is not None:
         games = (row.games_won, row.games_drawn or 0, other.games_won)

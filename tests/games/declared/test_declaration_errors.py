@@ -42,7 +42,7 @@ def test_an_unknown_tiebreak_lists_the_vocabulary(site, run_cli):
     result = check(site, run_cli, GOOD.replace('["mtg-omw"]', '["mtg-omw", "opponents-points"]'))
     assert result.code == 1
     assert errors(result)[0].startswith(
-        "data/games/house.toml:3: 'opponents-points' is not a tiebreak site-builder knows: "
+        "data/games/house.toml:3: \"opponents-points\" is not a tiebreak site-builder knows: "
         "expected one of mtg-omw, mtg-gw, mtg-ogw, pokemon-owp, pokemon-oowp, head-to-head, "
         "sos, esos, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, wins, random "
         "(docs/games/declared.md#tiebreaks)")
@@ -131,3 +131,38 @@ def test_a_league_file_takes_the_place_of_a_shipped_one(site, run_cli):
                             f"{EV}/round-1.csv": ROUND})
     assert run_cli("build", "--source", site.root, "--out", site.out).code == 0
     assert "Magic, our way" in (site.out / "events/2026-11-20-fnm/index.html").read_text()
+
+
+def test_numbers_that_only_look_like_numbers(site, run_cli):
+    """8.0 equals 8 but is no bracket size; an exponent in text would take seconds to read
+    (Fraction("1e-9999999")): both are errors at their line, at once."""
+    result = check(site, run_cli, GOOD.replace("swiss_rounds = 3", "swiss_rounds = 3\ncut = 8.0")
+                   .replace('["mtg-omw"]', '[{ name = "mtg-omw", floor = "1e-9999999" }]'))
+    assert errors(result) == [
+        "data/games/house.toml:3: cut = 8.0 is not a cut size: expected one of 0, 2, 4, 8, 16, "
+        "32, 64 (0: no cut)",
+        "data/games/house.toml:4: mtg-omw's floor = \"1e-9999999\" is not a share from 0 to 1: "
+        'expected e.g. 0.33 or "1/3"']
+
+
+def test_a_points_cell_with_an_exponent_is_refused(site, run_cli):
+    write_files(site.root, {f"{EV}/event.toml": EVENT.replace("house", "netrunner"),
+                            f"{EV}/round-1.csv": "table,player,points\n1,Ann,1e-9999999\n1,Bob,0\n"})
+    result = run_cli("check", "--source", site.root)
+    assert result.err.splitlines()[0] == (f"{EV}/round-1.csv:2: points '1e-9999999' is not a "
+                                          "number of points from 0 to 6")
+
+
+def test_what_data_games_holds_besides_declarations_is_said(site, run_cli):
+    (site.root / "data/games/dir.toml").mkdir(parents=True)
+    write_files(site.root, {"data/games/notes.txt": "ideas\n",
+                            "data/games/big.toml": "#" * 1_100_000})
+    result = run_cli("check", "--source", site.root)
+    assert result.code == 1
+    assert result.err.splitlines()[:3] == [
+        "data/games/big.toml: is 1.1 MB: the largest such a file may be is 1.0 MB (see Limits "
+        "in docs/commands.md)",
+        "data/games/dir.toml: warning: is ignored: it is a folder, and a game is declared in "
+        "data/games/<id>.toml",
+        "data/games/notes.txt: warning: is ignored: it is not a .toml file, and a game is "
+        "declared in data/games/<id>.toml"]

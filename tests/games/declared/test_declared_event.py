@@ -7,9 +7,8 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 
-from conftest import registrations, write_files
+from conftest import registrations
 from site_builder.desk import roundfile
 from site_builder.rules import games_for
 
@@ -104,3 +103,47 @@ def test_chess_half_points_are_ranked_as_halves(site):
         ("Cat", 1), ("Ann", 0.5), ("Bob", 0.5), ("Eve", 0.5), ("Dan", 0)]
     assert ">½</td>" in site.html("rankings/chess/")
     assert "½ pts" in site.html("players/ann/")
+
+
+def test_an_elimination_player_who_played_no_swiss_round_is_an_error(site, run_cli):
+    site.event(SLUG, FNM.replace("cut = 2", "cut = 2"), {
+        1: "table,player,result\n1,Ann,win\n1,Bob,loss\n2,Cat,win\n2,Dan,loss\n",
+        2: "table,player,result\n1,Ann,win\n1,Cat,loss\n2,Bob,win\n2,Dan,loss\n",
+        3: "table,player,result\n1,Ann,loss\n1,Zed,win\n"})
+    result = run_cli("check", "--source", site.root)
+    assert (result.code, result.err.splitlines()[0]) == (
+        1, f"{EV}/round-3.csv:3: Zed plays an elimination round without having played a "
+           "Swiss round")
+
+
+def test_a_cut_larger_than_the_field_and_a_final_off_the_cut_are_warned(site, run_cli):
+    site.event(SLUG, FNM, {
+        1: "table,player,result\n1,Ann,win\n1,Bob,loss\n2,Cat,win\n2,Dan,loss\n",
+        2: "table,player,result\n1,Ann,win\n1,Cat,loss\n2,Bob,win\n2,Dan,loss\n",
+        3: "table,player,result\n1,Ann,win\n1,Dan,loss\n"},
+        **{"players.csv": registrations(["Ann", "Bob", "Cat", "Dan"])})
+    result = run_cli("check", "--source", site.root)
+    assert any(line.startswith(f"{EV}/round-3.csv:3: warning: the top-2 cut differs from the "
+                               "Swiss standings: ") and "and Dan (Swiss rank 4) did" in line
+               for line in result.err.splitlines()), result.err
+    site.write({f"{EV}/event.toml": FNM.replace("cut = 2", "cut = 8")})
+    site.write({f"{EV}/round-3.csv": "table,player,result\n"})
+    (site.root / EV / "round-3.csv").unlink()
+    result = run_cli("check", "--source", site.root)
+    assert f"{EV}/event.toml:5: warning: a top-8 cut with 4 registered players: everyone " \
+           "makes it, and 4 byes fill the bracket (set cut in event.toml to a smaller one)" \
+           in result.err.splitlines()
+
+
+def test_a_bye_counts_its_games_only_where_games_are_recorded(site):
+    """MTR Appendix C: a bye is a 2-0 win in games. In an event whose round files give no
+    games, that would make a bye the only games anyone has (GW% 100% against the floor of
+    everyone who played): there the bye counts none either, and GW% is the floor for all."""
+    site.event(SLUG, FNM.replace("swiss_rounds = 2", "swiss_rounds = 1").replace("cut = 2",
+                                                                                 "cut = 0"),
+               {1: "table,player,result\n1,Ann,win\n1,Bob,loss\n,Cat,bye\n"})
+    assert site.build() == 0
+    rows = {r["player"]: r["tiebreaks"] for r in
+            site.json(f"events/{SLUG}/standings.json")["standings"]}
+    assert {name: values["mtg-gw"] for name, values in rows.items()} == {
+        "Ann": 0.33, "Bob": 0.33, "Cat": 0.33}
