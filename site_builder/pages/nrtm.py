@@ -5,8 +5,8 @@ format card-game communities share (docs/data-format.md, "NRTM export").
 Drawn from the scored event alone, like every JSON twin. What AlwaysBeRunning reads is always
 there: `players` (each with id, name, rank and the two identity keys, null where the event's
 players.csv names none), `cutToTop`, `eliminationPlayers`. Ids are 1..N by final Swiss rank,
-as NRTM numbers players. A round's `combinedScore` is the points a player earned in it; the
-corp and runner scores are null, since only a Netrunner event knows its sides.
+as NRTM numbers players. A round's `combinedScore` is the points a player earned in it (see
+`_seat` for what is left out).
 """
 
 from __future__ import annotations
@@ -91,6 +91,15 @@ def nrtm_json(scored: ScoredEvent) -> str:
     })
 
 
+def _seat(pid: int | None, points: Fraction | None) -> dict[str, Any]:
+    """A Swiss seat: its id and the points earned. Cobra also writes each side's score, which
+    only a Netrunner round has (and its schema's required keys cannot be met with nothing to
+    put in them): they are left out, as the intentional-draw and two-for-one flags are, which
+    no round here sets. AlwaysBeRunning reads none of them."""
+    return {"id": pid, "combinedScore": None if points is None else as_json_number(
+        points.numerator if points.denominator == 1 else points)}
+
+
 def _rounds(scored: ScoredEvent, ids: dict[str, int]) -> list[list[dict]]:
     games: dict[tuple[int, str], Any] = {}
     for result in scored.players.values():
@@ -110,14 +119,9 @@ def _rounds(scored: ScoredEvent, ids: dict[str, int]) -> list[list[dict]]:
                     seats.append({"id": ids.get(seat.player.name), "role": None,
                                   "winner": game.outcome == "win" if game else None})
                 else:
-                    points = _points(game.points) if game else None
-                    seats.append({"id": ids.get(seat.player.name), "runnerScore": None,
-                                  "corpScore": None,
-                                  "combinedScore": None if points is None else
-                                  as_json_number(points.numerator if points.denominator == 1
-                                                 else points)})
+                    seats.append(_seat(ids.get(seat.player.name),
+                                       _points(game.points) if game else None))
             tables.append({"table": table.number, "player1": seats[0], "player2": seats[1],
-                           "intentionalDraw": False, "twoForOne": False,
                            "eliminationGame": elimination})
         # A lone player (a bye, a requested bye, an unpaired row) is a table whose other seat
         # has no id, numbered after the round's tables, as Cobra writes a bye.
@@ -125,15 +129,13 @@ def _rounds(scored: ScoredEvent, ids: dict[str, int]) -> list[list[dict]]:
         first = max((t.number for t in view.pairings.tables), default=0) + 1
         for number, player in enumerate(alone, start=first):
             game = games.get((view.number, player.name))
-            points = _points(game.points) if game else None
-            bye = ({"id": ids.get(player.name), "role": None, "winner": True} if elimination else
-                   {"id": ids.get(player.name), "runnerScore": None, "corpScore": None,
-                    "combinedScore": None if points is None else as_json_number(
-                        points.numerator if points.denominator == 1 else points)})
-            empty = ({"id": None, "role": None, "winner": False} if elimination else
-                     {"id": None, "runnerScore": None, "corpScore": None, "combinedScore": 0})
+            if elimination:
+                bye = {"id": ids.get(player.name), "role": None, "winner": True}
+                empty = {"id": None, "role": None, "winner": False}
+            else:
+                bye = _seat(ids.get(player.name), _points(game.points) if game else None)
+                empty = _seat(None, Fraction(0))
             tables.append({"table": number, "player1": bye, "player2": empty,
-                           "intentionalDraw": False, "twoForOne": False,
                            "eliminationGame": elimination})
         found.append(tables)
     return found
