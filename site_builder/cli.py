@@ -183,10 +183,17 @@ def _add_new(commands) -> None:
                     "event and the GitHub Pages workflow")
     sub.add_argument("folder", metavar="FOLDER", help="a new or empty folder")
     sub.add_argument("--title", help="the league's name (default: from the folder's name)")
+    sub.add_argument("--game", default="conquest", choices=_example_games(),
+                     help="the game of the example event (default: conquest)")
     sub.add_argument("--install", metavar="REQUIREMENT",
                      help="how the workflow installs the tool (default: site-builder==<this "
                           "version>; or git+https://…@<tag>)")
     sub.set_defaults(run=_run_new, source=".", out=None)
+
+
+def _example_games() -> tuple[str, ...]:
+    from .organizer.newleague import EXAMPLE_GAMES
+    return EXAMPLE_GAMES
 
 
 def _run_new(args: argparse.Namespace) -> int:

@@ -69,8 +69,13 @@ def title_from(folder: Path) -> str:
     return " ".join(word[:1].upper() + word[1:] for word in words if word) or "Our League"
 
 
+EXAMPLE_GAMES = ("conquest", "magic", "pokemon", "netrunner", "chess")
+"""The games `new --game` writes its example event in: Conquest's is scaffold/'s, the shipped
+declared games' are made from their declarations (`_declared_example`)."""
+
+
 def create_league(folder: Path, title: str | None = None, install: str | None = None,
-                  today: dt.date | None = None) -> list[str]:
+                  today: dt.date | None = None, game: str = "conquest") -> list[str]:
     """Write the league into `folder` (missing or empty); the paths written, relative. Every
     value is checked before the first file is written."""
     _refuse_unless_empty(folder)
@@ -79,10 +84,11 @@ def create_league(folder: Path, title: str | None = None, install: str | None = 
     today = today or dt.date.today()
     slug = f"{today.isoformat()}-{slugify('Example Store Night')}"
     values = _values(title, install, today)
+    example = {} if game == "conquest" else _declared_example(game)
     written = []
     scaffold = resources.files(__package__) / "scaffold"
     for name, target in FILES.items():
-        text = scaffold.joinpath(name).read_text(encoding="utf-8")
+        text = example.get(name) or scaffold.joinpath(name).read_text(encoding="utf-8")
         relative = target.format(slug=slug)
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,6 +97,47 @@ def create_league(folder: Path, title: str | None = None, install: str | None = 
                         encoding="utf-8")
         written.append(relative)
     return written
+
+
+PLAYERS = ("Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra")
+ARCHETYPES = ("Aggro", "Control", "Midrange", "Aggro")
+
+
+def _declared_example(game: str) -> dict[str, str]:
+    """The example event's files in a shipped declared game: the same four players and two
+    rounds as Conquest's, in the game's own words (and games, where it records them)."""
+    from ..rules import games_for
+    declaration = games_for(None)[game].declaration
+    win = next(r.word for r in declaration.results if r.outcome == "win")
+    loss = next(r.word for r in declaration.results if r.outcome == "loss")
+    games = declaration.game_records
+    head = "table,player,result" + (",games_won,games_drawn" if games else "")
+
+    def row(table: int, player: str, result: str, won: int) -> str:
+        return f"{table},{player},{result}" + (f",{won},0" if games else "")
+
+    rounds = [((PLAYERS[0], PLAYERS[1]), (PLAYERS[2], PLAYERS[3])),
+              ((PLAYERS[0], PLAYERS[2]), (PLAYERS[1], PLAYERS[3]))]
+    files = {}
+    for number, tables in enumerate(rounds, start=1):
+        lines = [head]
+        for table, (winner, loser) in enumerate(tables, start=1):
+            lines += [row(table, winner, win, 2), row(table, loser, loss, 1)]
+        files[f"round-{number}.csv"] = "\n".join(lines) + "\n"
+    files["event.toml"] = (
+        "# An example event, to see the site working: delete this folder when your first event "
+        "is in.\n# `example = true` keeps it out of the rankings and the deck tables, and its "
+        "page says so.\nexample = true\nname = \"Example Store Night\"\ndate = <<date>>\n"
+        f"game = \"{game}\"\nswiss_rounds = 2\ncut = 0\nlocation = \"Your game store\"\n")
+    files["registrations.csv"] = ("player\n" + "".join(f"{p}\n" for p in PLAYERS)
+                                  if game == "chess" else "player,deck\n" + "".join(
+                                      f"{p},{d}\n" for p, d in zip(PLAYERS, ARCHETYPES)))
+    return files
+
+
+def _game_title(game: str) -> str:
+    from ..rules import games_for
+    return games_for(None)[game].title
 
 
 def _values(title: str, install: str, today: dt.date) -> dict[str, str]:
@@ -242,9 +289,10 @@ def install_lines(given: str | None) -> list[str]:
 def run_new(args) -> int:
     """The command: write the league, start its git repository, then say what to do next."""
     folder = Path(args.folder)
-    written = create_league(folder, args.title, args.install)
+    written = create_league(folder, args.title, args.install, game=args.game)
+    kind = "" if args.game == "conquest" else f"{_game_title(args.game)} "
     print(f"Created a league in {terminal_safe(str(folder))}/ ({len(written)} files, with an "
-          "example event):")
+          f"example {kind}event):")
     for path in written:
         print(f"  {path}")
     print(terminal_safe(start_repository(folder)))

@@ -231,3 +231,27 @@ def test_without_git_new_says_how_to_start_the_repository(tmp_path, run_cli, mon
     assert ("git is not installed here: install it, then run `git init -b main` in the folder"
             in result.out)
     assert (tmp_path / "league/site.toml").is_file() and not (tmp_path / "league/.git").exists()
+
+
+@pytest.mark.parametrize("game, standings", [
+    # worked by hand: Ada wins twice (3 + 3), Grace and Alan win once (3), Edsger never. Grace
+    # and Alan tie on 3 points and on OMW% (each met Ada, 100%, and Edsger, 0% raised to
+    # 0.33); their games are 3 of 5 each (2-1 and 1-2) too, and so OGW%: the seeded draw
+    # decides, so only the points are worked here.
+    ("magic", [("Ada Lovelace", 6), (None, 3), (None, 3), ("Edsger Dijkstra", 0)]),
+    ("chess", [("Ada Lovelace", 2), (None, 1), (None, 1), ("Edsger Dijkstra", 0)]),
+    ("netrunner", [("Ada Lovelace", 12), (None, 6), (None, 6), ("Edsger Dijkstra", 0)]),
+])
+def test_new_writes_its_example_event_in_the_game_asked(tmp_path, run_cli, game, standings):
+    """A Magic or Pokémon league starts with an example of its own game (issue 35: what an
+    organizer moving from spreadsheets expects), in the game's words and checked clean."""
+    league = tmp_path / "league"
+    result = run_cli("new", league, "--game", game)
+    assert result.code == 0 and "with an example " in result.out.splitlines()[0]
+    built = run_cli("build", "--source", league, "--out", league / "_site")
+    assert built.code == 0 and "warning" not in built.err, built.err
+    slug = next(p.name for p in (league / "data/events").iterdir())
+    assert tomllib.loads((league / f"data/events/{slug}/event.toml").read_text())["game"] == game
+    rows = json.loads((league / f"_site/events/{slug}/standings.json").read_text())["standings"]
+    assert [(row["player"] if name else None, row["points"]) for row, (name, _) in
+            zip(rows, standings)] == standings
