@@ -216,7 +216,7 @@ class Engine:
             if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
         self._folder_keys = (site.players_digest, keys)
-        job = EventJob(self.source, site.directory, keys, reports, previous, drawing)
+        job = EventJob(self.source, site.directory, keys, reports, previous, drawing, site.games)
         counter = Counter("Scoring events", len(todo), progress)
         outcomes = {o.slug: o for o in shared(event_outcome, job, todo, self.parallel,
                                                 weight=folder_weight, done=counter)}

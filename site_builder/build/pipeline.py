@@ -37,6 +37,7 @@ from ..pages.decks import dress
 from ..pages.eventpages import Page, event_pages
 from ..pages.facts import EventFacts, event_facts
 from ..rules.base import Ruleset
+from ..rules.registry import Games
 from ..rules.views import ScoredEvent
 from .publish import Publisher, Written
 from .render import Renderer
@@ -84,6 +85,8 @@ class EventJob:
     """The last build's events: the records of their pages."""
     drawing: Drawing | None
     """None when nothing is drawn (check)."""
+    games: Games | None = None
+    """The league's games, read once for the build (rules/registry.py)."""
 
 
 @dataclass(slots=True)
@@ -99,7 +102,7 @@ class EventOutcome:
 def event_outcome(job: EventJob, folder: Path) -> EventOutcome:
     """One event that changed, through every stage (the module's docstring tells each)."""
     slug, log = folder.name, ProblemLog()
-    event = load_event(job.source, folder, log)                                     # 1. load
+    event = load_event(job.source, folder, log, games=job.games)                    # 1. load
     if event is None:
         return EventOutcome(slug, problems=log.problems, has_errors=log.has_errors())
     ruleset = event.ruleset

@@ -89,18 +89,20 @@ as it will be once its round (and drops.csv) are written, before writing either.
 
 
 def load_event(source: Path, folder: Path, log: ProblemLog,
-               pending: Pending | None = None) -> Event | None:
+               pending: Pending | None = None, games: Games | None = None) -> Event | None:
     """One event folder, checked against its own problems only: the rulesets skip their
     cross-round checks (advancement, eligibility) when the event's rows have errors, and an
     error elsewhere in the site (data/players.csv, another event) must not hide them.
-    `pending` may hold a round file and drops.csv, no other file."""
+    `pending` may hold a round file and drops.csv, no other file. `games`: the league's games
+    as the caller read them once (a build's thousand events), else read here."""
     own = ProblemLog()
-    event = _load_event(source, folder, own, pending or {})
+    event = _load_event(source, folder, own, pending or {}, games)
     log.extend(own.problems)
     return event
 
 
-def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -> Event | None:
+def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending,
+                games: Games | None) -> Event | None:
     shown_folder = f"{EVENTS_DIR}/{printable(folder.name)}"
     toml_shown = f"{shown_folder}/{EVENT_FILE}"
     if kind(folder, shown_folder, source, log) != FOLDER:
@@ -122,7 +124,7 @@ def _load_event(source: Path, folder: Path, log: ProblemLog, pending: Pending) -
     if doc is None:
         return None
     keys = KeyReader(doc, log)
-    games = games_for(source)
+    games = games or games_for(source)
     info = _read_info(folder.name, keys, games)
     ruleset = games.get(info.game)
     if ruleset is None:

@@ -9,6 +9,7 @@ its problems are kept, and an event of it says where to look.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from dataclasses import dataclass, field
@@ -90,8 +91,7 @@ def _declaration_files(source: Path | None) -> tuple[list[tuple[str, str, bytes]
     """(shown path, game id, bytes) of the shipped declarations, then the league's; and the
     problems of reading data/games/ (a file too large or unreadable, a link out of the league,
     a folder or another file where declarations go)."""
-    found = [(f"(shipped) {path.name}", path.stem, path.read_bytes())
-             for path in sorted(SHIPPED.glob("*.toml"))]
+    found = list(_shipped())
     log = ProblemLog()
     if source is None:
         return found, []
@@ -112,6 +112,13 @@ def _declaration_files(source: Path | None) -> tuple[list[tuple[str, str, bytes]
             log.warning(shown, None, f"is ignored: it is {what}, and a game is declared in "
                                      "data/games/<id>.toml")
     return found, log.problems
+
+
+@functools.cache
+def _shipped() -> tuple[tuple[str, str, bytes], ...]:
+    """The declarations that ship with the tool: package data, read once a process."""
+    return tuple((f"(shipped) {path.name}", path.stem, path.read_bytes())
+                 for path in sorted(SHIPPED.glob("*.toml")))
 
 
 def _read_games(files: list[tuple[str, str, bytes]], key: str) -> Games:

@@ -44,7 +44,8 @@ class Plan:
     swiss_rounds: int
     cut: int
     chosen: bool
-    """The event set its own rounds or cut (else the declaration's structure decided)."""
+    """The event set its own rounds or cut, or the game has one number of rounds for every
+    event: the player count did not decide them."""
 
     @property
     def elimination_rounds(self) -> int:
@@ -95,8 +96,9 @@ class DeclaredGame(Ruleset):
         stage = stage_for(self.declaration.structure, players)
         rounds = options.swiss_rounds or stage.swiss_rounds
         cut = stage.cut if options.cut is None else options.cut
+        by_count = len(self.declaration.structure) > 1
         return Plan(players, rounds, cut, options.swiss_rounds is not None or
-                    options.cut is not None)
+                    options.cut is not None or not by_count)
 
     def validate(self, event: Event, log: ProblemLog) -> None:
         plan = self.plan(event)

@@ -104,11 +104,13 @@ TIEBREAKS: dict[str, Tiebreak] = {t.name: t for t in (
     Tiebreak("esos", "ESoS", "Extended Strength of Schedule", "dec3",
              "the mean of your opponents' SoS"),
     Tiebreak("buchholz", "BH", "Buchholz", "num",
-             "the sum of your opponents' scores"),
+             "the sum of your opponents' scores, a round you did not play over the board "
+             "counting your own score, as FIDE's 2023 rules say"),
     Tiebreak("buchholz-cut1", "BH-C1", "Buchholz Cut-1", "num",
-             "Buchholz without the lowest of the scores it adds"),
+             "Buchholz without its least significant score, a round you chose not to play "
+             "first"),
     Tiebreak("median-buchholz", "BH-M1", "Median Buchholz", "num",
-             "Buchholz without the highest and the lowest of the scores it adds"),
+             "Buchholz without its least and its most significant scores"),
     Tiebreak("sonneborn-berger", "SB", "Sonneborn-Berger", "num",
              "the scores of the opponents you beat, and half those of the ones you drew"),
     Tiebreak("wins", "Wins", "Games won", "num", "the rounds you won over the board"),
