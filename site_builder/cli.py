@@ -180,20 +180,21 @@ def _run_desk(args: argparse.Namespace) -> int:
 def _add_new(commands) -> None:
     sub = commands.add_parser(
         "new", help="start a league: a new folder with site.toml, data/, content/, an example "
-                    "event and the GitHub Pages workflow")
-    sub.add_argument("folder", metavar="FOLDER", help="a new or empty folder")
-    sub.add_argument("--title", help="the league's name (default: from the folder's name)")
-    sub.add_argument("--game", default="conquest", choices=_example_games(),
-                     help="the game of the example event (default: conquest)")
-    sub.add_argument("--install", metavar="REQUIREMENT",
-                     help="how the workflow installs the tool (default: site-builder==<this "
-                          "version>; or git+https://…@<tag>)")
+                    "event and the GitHub Pages workflow", arguments=_new_arguments)
     sub.set_defaults(run=_run_new, source=".", out=None)
 
 
-def _example_games() -> tuple[str, ...]:
-    from .organizer.newleague import EXAMPLE_GAMES
-    return EXAMPLE_GAMES
+def _new_arguments(sub: argparse.ArgumentParser) -> None:
+    from .organizer.newleague import example_games  # here: only `new` reads the games
+
+    sub.add_argument("folder", metavar="FOLDER", help="a new or empty folder")
+    sub.add_argument("--title", help="the league's name (default: from the folder's name)")
+    games = example_games()
+    sub.add_argument("--game", choices=games,
+                     help=f"the example event's game: {', '.join(games)} (default: {games[0]})")
+    sub.add_argument("--install", metavar="REQUIREMENT",
+                     help="how the workflow installs the tool (default: site-builder==<this "
+                          "version>; or git+https://…@<tag>)")
 
 
 def _run_new(args: argparse.Namespace) -> int:

@@ -69,13 +69,20 @@ def title_from(folder: Path) -> str:
     return " ".join(word[:1].upper() + word[1:] for word in words if word) or "Our League"
 
 
-EXAMPLE_GAMES = ("conquest", "magic", "pokemon", "netrunner", "chess")
-"""The games `new --game` writes its example event in: Conquest's is scaffold/'s, the shipped
-declared games' are made from their declarations (`_declared_example`)."""
+def example_games() -> tuple[str, ...]:
+    """The games `new --game` writes its example event in: scaffold/'s own first (the default),
+    then the declarations that ship with the tool, made from them (`_declared_example`)."""
+    from ..rules import games_for
+    return (_scaffold_game(), *sorted(games_for(None).declared))
+
+
+def _scaffold_game() -> str:
+    text = (resources.files(__package__) / "scaffold" / "event.toml").read_text(encoding="utf-8")
+    return re.search(r'^game = "([a-z0-9-]+)"', text, re.MULTILINE).group(1)
 
 
 def create_league(folder: Path, title: str | None = None, install: str | None = None,
-                  today: dt.date | None = None, game: str = "conquest") -> list[str]:
+                  today: dt.date | None = None, game: str | None = None) -> list[str]:
     """Write the league into `folder` (missing or empty); the paths written, relative. Every
     value is checked before the first file is written."""
     _refuse_unless_empty(folder)
@@ -84,7 +91,7 @@ def create_league(folder: Path, title: str | None = None, install: str | None = 
     today = today or dt.date.today()
     slug = f"{today.isoformat()}-{slugify('Example Store Night')}"
     values = _values(title, install, today)
-    example = {} if game == "conquest" else _declared_example(game)
+    example = {} if game in (None, _scaffold_game()) else _declared_example(game)
     written = []
     scaffold = resources.files(__package__) / "scaffold"
     for name, target in FILES.items():
@@ -290,7 +297,7 @@ def run_new(args) -> int:
     """The command: write the league, start its git repository, then say what to do next."""
     folder = Path(args.folder)
     written = create_league(folder, args.title, args.install, game=args.game)
-    kind = "" if args.game == "conquest" else f"{_game_title(args.game)} "
+    kind = "" if args.game in (None, _scaffold_game()) else f"{_game_title(args.game)} "
     print(f"Created a league in {terminal_safe(str(folder))}/ ({len(written)} files, with an "
           f"example {kind}event):")
     for path in written:

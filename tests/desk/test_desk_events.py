@@ -173,3 +173,54 @@ def test_an_error_in_another_round_does_not_hold_back_a_result(tmp_path):
         desk.stop()
     assert ",win\n" in (folder / "round-2.csv").read_text(encoding="utf-8")
     assert round_1.read_text(encoding="utf-8") == broken
+
+
+MAGIC = 'name = "Desk FNM"\ndate = 2026-11-26\ngame = "magic"\n'
+MAGIC_SLUG = "2026-11-26-desk-fnm"
+
+
+def type_magic_results(round_file: Path) -> None:
+    """What an organizer types into a Magic round file: the result of each seat, the seat
+    whose name sorts first winning (the games columns left empty, as the quick buttons do)."""
+    seats = seats_of(round_file)
+    lines = round_file.read_text(encoding="utf-8").split("\n")
+    for i, line in enumerate(lines[1:], start=1):
+        table, _, rest = line.partition(",")
+        if not table or not line.endswith(",,,"):
+            continue
+        player = rest[:-3]
+        won = player == min(seats[table])
+        lines[i] = f"{table},{player},{'win' if won else 'loss'},,"
+    round_file.write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_a_declared_game_s_event_at_the_desk_equals_the_one_typed_by_hand(tmp_path):
+    """A Magic event (a game declared in a file, issue 35): its Swiss rounds and its top-4 cut
+    run at the desk with one click a table, as by hand."""
+    by_hand = league(tmp_path / "hand", MAGIC_SLUG, MAGIC, NAMES[:10])
+    at_desk = league(tmp_path / "desk", MAGIC_SLUG, MAGIC, NAMES[:10])
+    rounds = run_by_hand(by_hand, type_magic_results)
+    assert rounds == 7  # MTR Appendix E, 9-16 players: five Swiss rounds and a top 4
+
+    desk = start_desk(tmp_path / "desk")
+    try:
+        client = desk.client()
+        page = client.get(f"/_desk/e/{MAGIC_SLUG}").text
+        for number in range(1, rounds + 1):
+            answer = client.post(f"/_desk/e/{MAGIC_SLUG}/next", data={
+                "csrf": csrf_of(page), "round": str(number - 1)})
+            assert answer.status_code == 200 and f"is formed" in answer.text, answer.text
+            page = answer.text
+            for table, seats in seats_of(at_desk / f"round-{number}.csv").items():
+                if len(seats) < 2:
+                    continue
+                answer = client.post(f"/_desk/e/{MAGIC_SLUG}/table", data={
+                    "csrf": csrf_of(page), "round": str(number), "table": table,
+                    "fp": fingerprint_of(page, table), "quick": f"{seats.index(min(seats))}:0"})
+                assert answer.status_code == 200, answer.text
+                page = answer.text
+        assert "The event is over" in page
+    finally:
+        client.close()
+        desk.stop()
+    assert event_files(at_desk) == event_files(by_hand)
