@@ -143,12 +143,10 @@ class DeclaredGame(Ruleset):
         return twoplayerpairing.form(context, plan.swiss_rounds, plan.cut)
 
     def entry(self, options: Any) -> Entry | None:
-        """A click on the winner (or on a draw) when rows carry result words, with the games
-        won and drawn where the game records them; a game whose rows carry their points is
-        typed into the round file."""
+        """A click on the winner (or on a draw), with the games won and drawn where the game
+        records them, and each seat's points where rows carry them (Netrunner's 0-6: a table
+        whose points are typed needs no word)."""
         declared = self.declaration
-        if declared.points_column:
-            return None
         choices = [Choice("", "—")] + [Choice(r.word, r.word[:1].upper() + r.word[1:])
                                        for r in declared.results]
         by = {o: [r.word for r in declared.results if r.outcome == o]
@@ -157,7 +155,10 @@ class DeclaredGame(Ruleset):
                  for i, w in enumerate(by["win"])]
         quick += [Quick("draw" if i == 0 else w.replace("-", " "), w, w)
                   for i, w in enumerate(by["draw"])]
-        cells = [Cell("result", "Result", tuple(choices), optional=False)]
+        cells = [Cell("result", "Result", tuple(choices), optional=declared.points_column)]
+        if declared.points_column:
+            cells.append(Cell("points", "Points", low=0, high=int(declared.most_points),
+                              decimals=declared.most_points.denominator != 1))
         if declared.game_records:
             cells += [Cell("games_won", "Games won", low=0, high=9),
                       Cell("games_drawn", "Games drawn", low=0, high=9)]

@@ -75,8 +75,16 @@ def test_the_desk_asks_a_magic_table_for_its_result_and_games():
         {"result": "win", "games_won": "2", "games_drawn": "0"},
         {"result": "loss", "games_won": "1", "games_drawn": "0"}]])
     assert lines == ["1,Ann,win,2,0", "1,Bob,loss,1,0"]
-    # Netrunner's rows carry their points: typed into the round file, not clicked.
-    assert games_for(None)["netrunner"].entry(None) is None
+    # Netrunner's rows carry their points: a click on the winner (6-0), or each seat's points.
+    netrunner = games_for(None)["netrunner"].entry(None)
+    assert [(c.column, c.optional, c.high) for c in netrunner.cells] == [
+        ("result", True, None), ("points", True, 6)]
+    assert [(q.label, q.mine, q.theirs) for q in netrunner.quick] == [("wins", "win", "loss"),
+                                                                      ("draw", "split", "split")]
+    parsed = roundfile.parse("table,player,points,result\n1,Ann,,\n1,Bob,,\n")
+    lines = roundfile.table_lines(parsed, roundfile.read_table(parsed, "1", netrunner), netrunner,
+                                  [[{"points": "4"}, {"points": "1"}]])
+    assert lines == ["1,Ann,4,", "1,Bob,1,"]
 
 
 def test_the_page_says_how_the_order_is_decided(site):
