@@ -108,7 +108,7 @@ class DeclaredGame(Ruleset):
         check_in_progress(event, declared_rows.pending_rows, log)
         if not any(r.partial for r in event.rounds):
             declared_rows.check_stages(event, plan.total_rounds, plan.swiss_rounds,
-                                       plan.describe(), log)
+                                       plan.describe(), self.declaration, log)
 
     # ------------------------------------------------ rounds
 

@@ -122,19 +122,19 @@ def check_round(round_: Round, declaration: Declaration, elimination: bool,
     check_duplicates(round_, log)
     tables, loose = tables_of(round_)
     for row in loose:
-        _check_alone(round_.path, row, None, elimination, log)
+        _check_alone(round_.path, row, None, elimination, declaration, log)
     for number, rows in tables.items():
         if round_.table_rejected(number) or not check_pair(round_.path, number, rows,
                                                            f"a {declaration.name} match", log):
             continue
         if len(rows) == 1:
-            _check_alone(round_.path, rows[0], number, elimination, log)
+            _check_alone(round_.path, rows[0], number, elimination, declaration, log)
         else:
             _check_table(round_.path, number, rows, declaration, elimination, log)
 
 
 def _check_alone(path: str, row: Row, number: int | None, elimination: bool,
-                 log: ProblemLog) -> None:
+                 declaration: Declaration, log: ProblemLog) -> None:
     where = f"alone at table {number}" if number is not None else "without a table"
     if row.result == PENDING:
         log.error(path, row.line, f"{row.player} is {where} with no result: seat them with an "
@@ -142,10 +142,16 @@ def _check_alone(path: str, row: Row, number: int | None, elimination: bool,
     elif elimination and row.result != BYE:
         log.error(path, row.line, f"{row.player} is {where} with '{row.result}': in an "
                                   "elimination round a player without an opponent has a bye")
-    elif row.result not in ALONE and not (row.result in ("loss",) and not elimination):
+    elif row.result not in ALONE and not (_is_loss_word(row.result, declaration)
+                                          and not elimination):
         log.error(path, row.line, f"{row.player} is {where} with '{row.result}': a result "
                                   "without an opponent is bye, half-point-bye or zero-point-bye "
                                   "(or a loss: the player was not paired)")
+
+
+def _is_loss_word(result: str, declaration: Declaration) -> bool:
+    """One of the game's own words that is a loss (Conquest's "loss", another game's "l")."""
+    return any(r.word == result and r.outcome == "loss" for r in declaration.results)
 
 
 def _check_table(path: str, number: int, rows: list[Row], declaration: Declaration,
@@ -199,7 +205,7 @@ def _check_games(path: str, number: int, rows: list[Row], outcome: str, log: Pro
 
 
 def check_stages(event: Event, planned: int, swiss_rounds: int, described: str,
-                 log: ProblemLog) -> None:
+                 declaration: Declaration, log: ProblemLog) -> None:
     check_round_numbers(event, planned, described,
                         "set swiss_rounds or cut in event.toml if it ran longer", log)
     swiss_players = {r.player for round_ in event.rounds if round_.number <= swiss_rounds
@@ -216,7 +222,8 @@ def check_stages(event: Event, planned: int, swiss_rounds: int, described: str,
                 log.error(round_.path, row.line,
                           f"{row.player} is out of the elimination rounds (lost or absent in "
                           f"round {round_.number - 1}) and cannot play round {round_.number}")
-        alive = {r.player for r in round_.rows if r.result not in ("loss", FORFEIT_LOSS)
+        alive = {r.player for r in round_.rows if r.result != FORFEIT_LOSS
+                 and not _is_loss_word(r.result, declaration)
                  and not _lost_by_points(r, round_)}
 
 

@@ -166,3 +166,19 @@ def test_what_data_games_holds_besides_declarations_is_said(site, run_cli):
         "data/games/<id>.toml",
         "data/games/notes.txt: warning: is ignored: it is not a .toml file, and a game is "
         "declared in data/games/<id>.toml"]
+
+
+def test_a_game_s_own_loss_word_is_a_loss_everywhere(site, run_cli):
+    """A game whose loss is "defeat": a lone row with it was not paired (an unpaired loss, no
+    error), and a player who lost an elimination round cannot play the next one."""
+    own = GOOD.replace("loss = 0", "defeat = { points = 0, outcome = \"loss\" }") \
+        .replace("swiss_rounds = 3", "swiss_rounds = 1\ncut = 4")
+    result = check(site, run_cli, own, "table,player,result\n1,Ann,win\n1,Bob,defeat\n"
+                                       "2,Cat,win\n2,Dan,defeat\n,Eve,defeat\n")
+    assert result.code == 0, result.err
+    write_files(site.root, {f"{EV}/round-2.csv": "table,player,result\n1,Ann,win\n1,Dan,defeat\n"
+                                                 "2,Cat,win\n2,Bob,defeat\n",
+                            f"{EV}/round-3.csv": "table,player,result\n1,Ann,win\n1,Dan,defeat\n"})
+    result = run_cli("check", "--source", site.root)
+    assert f"{EV}/round-3.csv:3: Dan is out of the elimination rounds (lost or absent in round " \
+           "2) and cannot play round 3" in result.err.splitlines()
