@@ -52,9 +52,15 @@ class Quick:
     `result` column, every other seat `theirs` ("Ada wins" → win / loss)."""
 
     label: str
-    """Shown after the player's name: "wins", "modified win"."""
+    """Shown after the player's name: "wins", "modified win"; for the whole table (`both`),
+    on its own: "Draw"."""
     mine: str
     theirs: str
+
+    @property
+    def both(self) -> bool:
+        """The same result for every seat (a draw): one button for the table, not one a seat."""
+        return self.mine == self.theirs
 
 
 @dataclass(frozen=True, slots=True)

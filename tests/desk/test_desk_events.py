@@ -209,8 +209,13 @@ def test_a_declared_game_s_event_at_the_desk_equals_the_one_typed_by_hand(tmp_pa
         for number in range(1, rounds + 1):
             answer = client.post(f"/_desk/e/{MAGIC_SLUG}/next", data={
                 "csrf": csrf_of(page), "round": str(number - 1)})
-            assert answer.status_code == 200 and f"is formed" in answer.text, answer.text
+            assert answer.status_code == 200 and "is formed" in answer.text, answer.text
             page = answer.text
+            paired = [t for t, s in seats_of(at_desk / f"round-{number}.csv").items()
+                      if len(s) == 2]
+            if number == 1:  # a draw is one button for the table, a win one for each seat
+                assert page.count(">Draw</button>") == len(paired)
+                assert page.count(" wins</button>") == 2 * len(paired)
             for table, seats in seats_of(at_desk / f"round-{number}.csv").items():
                 if len(seats) < 2:
                     continue
