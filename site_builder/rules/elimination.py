@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core.model import PlayerRef
-from .views import BracketGame, BracketRound, BracketSlot
+from .views import Bracket, BracketGame, BracketRound, BracketSlot
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +136,46 @@ def champion(played: Sequence[Sequence[Match]], planned_rounds: int) -> str | No
     if len(played) == planned_rounds and len(played[-1]) == 1:
         return played[-1][0].winner
     return None
+
+
+def finish_text(progress: Progress | None, planned_rounds: int, complete: bool) -> str:
+    """'Champion', 'Finalist', 'Semi-finalist', …; 'Through to the Final' while the event goes
+    on. In an event declared final before its last elimination round, a player who won their
+    last game finishes in the round they reached."""
+    if progress is None:
+        return ""
+    if progress.won:
+        if progress.depth == planned_rounds:
+            return "Champion"
+        reached = bracket_size(planned_rounds, progress.depth)
+        return finish_label(reached) if complete else f"Through to the {round_label(reached)}"
+    return finish_label(bracket_size(planned_rounds, progress.depth - 1))
+
+
+def cut_bracket(template: str, cut: int, swiss_rounds: int, swiss_played: int,
+                played: Sequence[Sequence[Match]], seeds: Mapping[str, int],
+                projected: Sequence[str], ref: Callable[[str], PlayerRef],
+                complete: bool) -> Bracket:
+    """The bracket of the top `cut` after `swiss_rounds` Swiss rounds (Conquest's, a declared
+    game's): waiting for the Swiss rounds, projected from the Swiss standings, or as played."""
+    title = f"Top {cut} bracket"
+    rounds_planned = cut.bit_length() - 1
+    if not played and swiss_played < swiss_rounds:
+        return Bracket(template, title, (), empty_message=(
+            f"The top {cut} after round {swiss_rounds} play single elimination. The bracket "
+            f"appears here when the Swiss rounds are done ({swiss_played} of {swiss_rounds} "
+            "played)."))
+    rounds = build_bracket(played, rounds_planned, swiss_rounds + 1, seeds, ref,
+                           projected_seeds=projected)
+    if not played and complete:
+        return Bracket(template, title, (), empty_message=(
+            "No elimination rounds were played: the event was marked final after the Swiss "
+            "rounds, so its Swiss standings are the final ones."))
+    winner = champion(played, rounds_planned)
+    note = ("" if played else
+            "Projected from the Swiss standings: seed 1 meets the last seed, seed 2 the "
+            "second-last, and so on. It fills in as the elimination rounds are played.")
+    return Bracket(template, title, rounds, ref(winner) if winner else None, note)
 
 
 # ---------------------------------------------------------------- internals

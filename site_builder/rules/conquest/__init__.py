@@ -15,7 +15,7 @@ from ...core.problems import ProblemLog
 from ...files.textfiles import ColumnSpec, CsvTable
 from ...files.tomlkeys import KeyReader
 from ..base import Ruleset, SlipField
-from ..elimination import Match, bracket_size, build_bracket, champion, expected_games, round_label
+from ..elimination import Match, bracket_size, cut_bracket, expected_games, round_label
 from ..eliminationchecks import check_cut, check_elimination_pairings
 from ..entry import Cell, Choice, Entry, Quick
 from ..forming import Context, Formed
@@ -281,27 +281,11 @@ class _Scorer:
     # -- bracket
 
     def _bracket(self) -> Bracket | None:
-        plan = self.plan
-        if not plan.cut:
+        if not self.plan.cut:
             return None
-        title = f"Top {plan.cut} bracket"
-        if not self.matches and not self.swiss_done:
-            return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
-                f"The top {plan.cut} after round {plan.swiss_rounds} play single elimination. The "
-                f"bracket appears here when the Swiss rounds are done ({len(self.swiss_rounds)} of "
-                f"{plan.swiss_rounds} played)."))
-        rounds = build_bracket(self.matches, plan.elimination_rounds, plan.swiss_rounds + 1,
-                               self._seeds(), self.event.ref, projected_seeds=self.cut)
-        if not self.matches and self.complete:
-            return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
-                "No elimination rounds were played: the event was marked final after the Swiss "
-                "rounds, so its Swiss standings are the final ones."))
-        winner = champion(self.matches, plan.elimination_rounds)
-        note = ("" if self.matches else
-                "Projected from the Swiss standings: seed 1 meets the last seed, seed 2 the "
-                "second-last, and so on. It fills in as the elimination rounds are played.")
-        return Bracket(BRACKET_TEMPLATE, title, rounds, self.event.ref(winner) if winner else None,
-                       note)
+        return cut_bracket(BRACKET_TEMPLATE, self.plan.cut, self.plan.swiss_rounds,
+                           len(self.swiss_rounds), self.matches, self._seeds(), self.cut,
+                           self.event.ref, self.complete)
 
     # -- summaries
 

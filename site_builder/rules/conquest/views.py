@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from ...core.model import PlayerRef, Round
 from ..base import SlipField
-from ..elimination import Match, Progress, bracket_size, finish_label, round_label
+from ..elimination import Match, Progress, bracket_size, round_label
+from ..elimination import finish_text as elimination_finish
 from ..pairings import Pairings, pairings_of
 from ..swiss import MISSED, SwissRecord, attendance_notes
 from ..twoplayer import Absence, game_lines, record_line, result_counts, seating
@@ -99,20 +100,8 @@ def swiss_standings_view(rows: Sequence[SwissRow], title: str, after_round: int,
 
 
 def finish_text(progress: Progress | None, plan: Plan, complete: bool) -> str:
-    """'Champion', 'Finalist', 'Semi-finalist', …; 'Through to the Final' while the event goes on.
-
-    In an event declared final before its last elimination round, a player who won their last
-    game finishes in the round they reached.
-    """
-    if progress is None:
-        return ""
-    rounds = plan.elimination_rounds
-    if progress.won:
-        if progress.depth == rounds:
-            return "Champion"
-        reached = bracket_size(rounds, progress.depth)
-        return finish_label(reached) if complete else f"Through to the {round_label(reached)}"
-    return finish_label(bracket_size(rounds, progress.depth - 1))
+    """The finish a player's elimination games give them (rules.elimination.finish_text)."""
+    return elimination_finish(progress, plan.elimination_rounds, complete)
 
 
 def final_standings_view(rows: Sequence[FinalRow], title: str, after_round: int, complete: bool,

@@ -7,8 +7,8 @@ from __future__ import annotations
 from ...core.model import Event, Round
 from ...core.numbers import exact_points, ordinal
 from ...core.problems import ProblemLog
-from ..elimination import (Match, bracket_size, build_bracket, champion, expected_games,
-                           finish_label, progress, round_label)
+from ..elimination import (Match, bracket_size, cut_bracket, expected_games, finish_text,
+                           progress, round_label)
 from ..eliminationchecks import check_cut, check_elimination_pairings
 from ..seating import tables_of
 from ..swiss import pairing_departures
@@ -194,7 +194,7 @@ class DeclaredScorer:
         shown = []
         for position, row in enumerate(rows, start=1):
             where = reached.get(row.player.name)
-            finish = _finish(where, self.plan, final)
+            finish = finish_text(where, self.plan.elimination_rounds, final)
             shown.append(replace_rank(elimination_row(row, finish, row.rank,
                                                       None if where else row.tiebreak), position))
         return Standings(title=title, after_round=after, complete=final,
@@ -209,23 +209,11 @@ class DeclaredScorer:
                          phase="elimination")
 
     def _bracket(self) -> Bracket | None:
-        plan = self.plan
-        if not plan.cut:
+        if not self.plan.cut:
             return None
-        title = f"Top {plan.cut} bracket"
-        if not self.matches and not self.swiss_done:
-            return Bracket(BRACKET_TEMPLATE, title, (), empty_message=(
-                f"The top {plan.cut} after round {plan.swiss_rounds} play single elimination. The "
-                f"bracket appears here when the Swiss rounds are done ({len(self.swiss_rounds)} of "
-                f"{plan.swiss_rounds} played)."))
-        rounds = build_bracket(self.matches, plan.elimination_rounds, plan.swiss_rounds + 1,
-                               self._seeds(), self.event.ref, projected_seeds=self.cut)
-        winner = champion(self.matches, plan.elimination_rounds)
-        note = ("" if self.matches else
-                "Projected from the Swiss standings: seed 1 meets the last seed, seed 2 the "
-                "second-last, and so on. It fills in as the elimination rounds are played.")
-        return Bracket(BRACKET_TEMPLATE, title, rounds, self.event.ref(winner) if winner else None,
-                       note)
+        return cut_bracket(BRACKET_TEMPLATE, self.plan.cut, self.plan.swiss_rounds,
+                           len(self.swiss_rounds), self.matches, self._seeds(), self.cut,
+                           self.event.ref, self.complete)
 
     def _players(self, standings: Standings | None) -> dict[str, PlayerResult]:
         if standings is None:
@@ -253,18 +241,6 @@ class DeclaredScorer:
 def replace_rank(row, rank: int):
     from dataclasses import replace
     return replace(row, rank=rank)
-
-
-def _finish(where, plan: Plan, complete: bool) -> str:
-    if where is None:
-        return ""
-    rounds = plan.elimination_rounds
-    if where.won:
-        if where.depth == rounds:
-            return "Champion"
-        reached = bracket_size(rounds, where.depth)
-        return finish_label(reached) if complete else f"Through to the {round_label(reached)}"
-    return finish_label(bracket_size(rounds, where.depth - 1))
 
 
 def _elimination_results(round_: Round, declaration: Declaration) -> dict[str, Result]:
