@@ -342,3 +342,28 @@ def test_an_event_held_back_by_errors_does_not_hold_back_the_rest(tmp_path):
     report = session.rebuild([f"{new}/event.toml", f"{new}/round-1.csv"])
     assert sorted({p.path for p in report.errors}) == [f"{EV}/round-1.csv", f"{new}/round-1.csv"]
     assert "nothing of it applied" in report.line()
+
+
+def test_a_changed_game_declaration_rescores_its_events_in_a_watch_session(tmp_path):
+    """data/games/<id>.toml is an input of every event of the game (issue 35): a watch rebuild
+    told only of the declaration's change scores the event again, as a clean build does."""
+    house = ('name = "House"\nswiss_rounds = 2\ntiebreaks = ["sos", "wins"]\n'
+             "[results]\nwin = 3\ndraw = 1\nloss = 0\n")
+    source = write_files(tmp_path / "site", {
+        "data/games/house.toml": house,
+        "data/events/2026-11-20-house/event.toml": 'name = "House night"\ndate = 2026-11-20\n'
+                                                   'game = "house"\n',
+        "data/events/2026-11-20-house/round-1.csv": "table,player,result\n1,Ada,win\n1,Bo,loss\n"
+                                                    "2,Cy,draw\n2,Di,draw\n"})
+    out = tmp_path / "out"
+    session = Project(source, out)
+    assert not session.build_all().errors
+    before = json.loads((out / "events/2026-11-20-house/standings.json").read_text())
+    (source / "data/games/house.toml").write_text(house.replace("draw = 1", "draw = 2"))
+    assert not session.rebuild(["data/games/house.toml"]).errors
+    after = json.loads((out / "events/2026-11-20-house/standings.json").read_text())
+    assert [r["points"] for r in before["standings"]] == [3, 1, 1, 0]
+    assert [r["points"] for r in after["standings"]] == [3, 2, 2, 0]
+    from site_builder.build import build
+    build(source, tmp_path / "clean", clean=True)
+    assert _tree(out) == _tree(tmp_path / "clean")
