@@ -13,7 +13,6 @@ replaces the old one whole. Each event that changed goes through pipeline.py; th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.digests import digest
@@ -21,11 +20,7 @@ from ..core.model import ContentPage
 from ..core.problems import DataError, ProblemLog, sorted_problems
 from ..files.inputs import code_digest
 from ..core.statecodec import Damaged
-from ..rules.registry import Games, games_for
-from ..league.config import SiteConfig, load_config
-from ..league.content import load_content
-from ..league.load import check_source, event_folders
-from ..league.people import PLAYERS_FILE, Directory, load_directory
+from ..league.load import check_source
 from ..pages.eventpages import Page, output_path
 from ..pages.facts import EventFacts
 from ..pages.siteplan import SitePlanner
@@ -40,29 +35,9 @@ from .pool import folder_weight, shared
 from .publish import FreshFolder, InPlace, Publisher, Written
 from .render import Renderer
 from .state import BuildState, EventUnit, PageRecord
-from .themefiles import builtin_theme, scan_theme, theme_dirs
+from .siteload import SiteLoad, load_site
+from .themefiles import builtin_theme
 from .write import check_output_folder
-
-
-@dataclass(slots=True)
-class SiteLoad:
-    """The site-wide inputs, loaded every build (they are small)."""
-
-    config: SiteConfig
-    directory: Directory
-    folders: list[Path]
-    """data/events/'s event folders."""
-    pages: list[ContentPage]
-    """content/'s Markdown pages."""
-    home_text: ContentPage | None
-    """content/index.md."""
-    reports: dict[str, ContentPage]
-    """Event slug → its report (content/events/<slug>.md)."""
-    players_digest: str
-    site_key: str
-    theme_key: str
-    games: Games
-    """The games the league can score (rules/registry.py)."""
 
 
 class Engine:
@@ -172,21 +147,7 @@ class Engine:
                        changed, self.kept.changed_on_disk)
 
     def _load_site(self, log: ProblemLog) -> SiteLoad:
-        config = load_config(self.source, log).with_base_url(self.base_url)
-        static = scan_theme(self.source, config, log)
-        directory = load_directory(self.source, log)
-        folders = event_folders(self.source, log)
-        pages, home, reports = load_content(self.source, {f.name for f in folders}, log)
-        nav = [(p.url, p.title) for p in pages if p.url.count("/") == 1]
-        games = games_for(self.source)  # the league's declared games, read once
-        log.extend(games.problems)
-        # Every event's key holds it: a changed declaration scores each event again.
-        players_digest = digest(self.kept.digests.file(str(self.source / PLAYERS_FILE)) or "",
-                                games.digest)
-        theme = digest(*(self.kept.digests.folder_tree(str(d)) for d in theme_dirs(self.source, config)))
-        site_key = digest(self.code, config, nav, sorted(static))
-        return SiteLoad(config, directory, folders, pages, home, reports, players_digest,
-                        site_key, theme, games)
+        return load_site(self.source, self.base_url, self.code, self.kept.digests, log)
 
     # ---------------------------------------------------------------- events
 
@@ -202,7 +163,7 @@ class Engine:
         published = self._published_as_before(site, state, drawing)
         for folder in site.folders:
             slug = folder.name
-            keys[slug] = unchanged.get(slug) or digest(self.code, site.players_digest,
+            keys[slug] = unchanged.get(slug) or digest(self.code, site.league_digest,
                                                        self.kept.digests.folder(str(folder)))
             unit = previous.get(slug)
             if unit is not None and unit.facts.key == keys[slug] \
@@ -215,7 +176,7 @@ class Engine:
                 continue  # as this engine's last build published it, pages and all
             if unit is None or not self._unit_fresh(unit, keys[slug], drawing, reports.get(slug)):
                 todo.append(folder)
-        self._folder_keys = (site.players_digest, keys)
+        self._folder_keys = (site.league_digest, keys)
         job = EventJob(self.source, site.directory, keys, reports, previous, drawing, site.games)
         counter = Counter("Scoring events", len(todo), progress)
         outcomes = {o.slug: o for o in shared(event_outcome, job, todo, self.parallel,
@@ -243,7 +204,7 @@ class Engine:
         found them; empty when every folder is to be looked at (no hint, a new players.csv, a
         change to data/events/ itself or to something in data/ the engine cannot place)."""
         players, known = self._folder_keys
-        if self._hint is None or players != site.players_digest:
+        if self._hint is None or players != site.league_digest:
             return {}
         changed = set()
         for path in self._hint:
@@ -281,7 +242,7 @@ class Engine:
 
     def _site_pages(self, site: SiteLoad, facts: list[EventFacts]) -> list[Page]:
         """Planned by the session's planner: again only where the changed events reach."""
-        people = self.planner.people(facts, site.directory, site.players_digest)
+        people = self.planner.people(facts, site.directory, site.league_digest)
         return self.planner.plan(SiteInputs(site.config, facts, people,
                                             self._rankings.of(site.config.rankings, facts,
                                                               people, self.planner.touched),

@@ -52,7 +52,8 @@ class RankingCache:
                 continue
             named = {entry.player.id for f in events if f.summary.complete
                      for entry in f.ranking or ()}
-            key = digest(season, titles[game], list(digests), sorted((pid, people[pid].name) for pid in named))
+            key = digest(season, titles[game], list(digests),
+                         sorted((pid, people[pid].name) for pid in named))
             if known is None or known.key != key:
                 ranked = [ranked_event(f, season) for f in events]
                 ranking = replace(build_rankings(ranked, people, titles)[0], inputs=key)

@@ -24,10 +24,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..core.problems import DataError, Problem, terminal_safe
+from ..core.problems import DataError, Problem, ProblemLog, terminal_safe
 from ..files.sources import read_bytes
-from ..league.load import EVENTS_DIR, check_source
-from ..league.people import slugify
+from ..league.load import EVENTS_DIR, assign_event_ids, check_source, load_event
+from ..league.people import load_directory, slugify
+from ..rules.declared import DeclaredGame
 from ..rules.registry import games_for
 
 LIMIT = 20_000_000
@@ -84,7 +85,6 @@ def _cell(text: str) -> str:
 
 
 def convert(data: Any, shown: str, game: str, source: Path) -> Imported:
-    from ..rules.declared import DeclaredGame
     ruleset = games_for(source).get(game)
     if not isinstance(ruleset, DeclaredGame):
         raise _Bad(f"--game {game}: import makes events of a declared game (magic, pokemon, "
@@ -227,9 +227,6 @@ def _checked(source: Path, result: Imported) -> None:
     """Load the event as `check` would, from a scratch copy (the league's declarations and the
     new folder): DataError with its problems, and nothing written in the league, when it has
     any error."""
-    from ..core.problems import ProblemLog
-    from ..league.load import assign_event_ids, load_event
-    from ..league.people import load_directory
     scratch = Path(tempfile.mkdtemp(prefix="site-builder-import-"))
     try:
         games = source / "data/games"
@@ -260,7 +257,6 @@ def run_import(file: Path, source: Path, game: str) -> int:
     # Messages name the file as the organizer typed it: problems are printed relative to
     # --source, so its path is given from there.
     shown = os.path.relpath(file.absolute(), source.absolute())
-    from ..core.problems import ProblemLog
     log = ProblemLog()
     raw = read_bytes(file, shown, log, LIMIT)
     if raw is None:

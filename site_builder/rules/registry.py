@@ -139,8 +139,7 @@ def _read_games(files: list[tuple[str, str, bytes]], key: str) -> Games:
                                    f"data/games/{game}-house.toml)")
         else:
             doc = parse_toml(data, shown, log)
-            declaration = (DeclarationReader(game, doc, log, hashlib.blake2b(
-                data, digest_size=16).hexdigest()).read() if doc is not None else None)
+            declaration = DeclarationReader(game, doc, log).read() if doc is not None else None
             if declaration is not None:
                 games.declared[game] = DeclaredGame(declaration)
                 games.broken.pop(game, None)

@@ -24,8 +24,8 @@ from ..pairings import (check_in_progress, in_progress_view, round_in_progress,
 from ..twoplayer import registered_players
 from ..views import ScoredEvent
 from . import rows as declared_rows
-from .declaration import CUTS, Declaration, stage_for
-from .views import round_pairings, slip
+from .model import CUTS, Declaration, stage_for
+from .views import round_pairings, slip, word_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ class DeclaredGame(Ruleset):
         records them, and each seat's points where rows carry them (Netrunner's 0-6: a table
         whose points are typed needs no word)."""
         declared = self.declaration
-        choices = [Choice("", "—")] + [Choice(r.word, r.word[:1].upper() + r.word[1:])
+        choices = [Choice("", "—")] + [Choice(r.word, word_label(r.word))
                                        for r in declared.results]
         by = {o: [r.word for r in declared.results if r.outcome == o]
               for o in ("win", "draw", "loss")}

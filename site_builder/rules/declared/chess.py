@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .declaration import Declaration, TiebreakChoice
+from .model import Declaration, TiebreakChoice
 from .tally import UNPAIRED, Record, Result
 from .vocabulary import ABSENT, FORFEIT_LOSS, HALF_BYE, ZERO_BYE
 

@@ -1,23 +1,23 @@
 """A game declared in a file (data/games/<id>.toml): read, checked, and turned into the plain
-`Declaration` the declared ruleset scores with.
+`Declaration` (model.py) the declared ruleset scores with.
 
 Every problem is a `path:line` message and reading goes on, so one run lists all of a file's
-mistakes (docs/data-format.md, "Games declared in a file", is the reference this follows).
+mistakes (docs/games/declared.md is the reference this follows).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ...core.problems import ProblemLog
 from ...files.textfiles import TomlDoc
 from .lines import KeyLines
+from .model import CUTS, Declaration, ResultWord, Stage, TiebreakChoice
 from .values import _exact, _shown, shown
-from .vocabulary import (ABSENT, BYE, FORFEIT_LOSS, FORFEIT_WIN, HALF_BYE, OUTCOMES, TIEBREAKS,
-                         UNPLAYED, ZERO_BYE)
+from .vocabulary import (ABSENT, BYE, FORFEIT_LOSS, FORFEIT_WIN, OUTCOMES, TIEBREAKS,
+                         UNPLAYED)
 
 GAME_ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 TOP_KEYS = ("name", "results", "unplayed", "missed_rounds", "points_column", "most_points",
@@ -27,92 +27,15 @@ MISSED = ("absent", "unpaired-loss")
 """What a round a player has no row in is: absent, no round played (Cobra, the MTR, Play!
 Pokémon, FIDE), or an unpaired loss, a round played and lost (Conquest's seed: rejoining players
 "are assigned unpaired losses for each round they did not attend")."""
-CUTS = (0, 2, 4, 8, 16, 32, 64)
 MOST_POINTS = 1000
 """No game gives a player more points for one round: a larger number is a slip."""
-
-
-@dataclass(frozen=True, slots=True)
-class ResultWord:
-    word: str
-    points: Fraction
-    outcome: str
-    spellings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TiebreakChoice:
-    name: str
-    parameters: tuple[tuple[str, Fraction], ...] = ()
-
-    def get(self, name: str) -> Fraction:
-        return dict(self.parameters)[name]
-
-
-@dataclass(frozen=True, slots=True)
-class Stage:
-    """One row of a by-player-count structure: up to `up_to` players (None: and more)."""
-
-    up_to: int | None
-    swiss_rounds: int
-    cut: int
-
-
-@dataclass(frozen=True, slots=True)
-class Declaration:
-    game: str
-    name: str
-    shown: str
-    """The file as messages name it (data/games/magic.toml, or the shipped one's name)."""
-    results: tuple[ResultWord, ...]
-    unplayed: tuple[tuple[str, Fraction], ...]
-    """The unplayed words the game uses, with their points (absent always among them)."""
-    points_column: bool
-    most_points: Fraction
-    game_records: bool
-    bye_games: int
-    tiebreaks: tuple[TiebreakChoice, ...]
-    structure: tuple[Stage, ...]
-    round_minutes: int | None
-    digest: str
-    missed_rounds: str = "absent"
-
-    @property
-    def spellings(self) -> dict[str, str]:
-        """Every spelling a round file may use (lowercase, spaces single) → its word."""
-        found = {}
-        for result in self.results:
-            found[result.word] = result.word
-            for spelling in result.spellings:
-                found[spelling] = result.word
-        for word, _ in self.unplayed:
-            if word != ABSENT:
-                found[word] = word
-                found[word.replace("-", " ")] = word
-        return found
-
-    def points_of(self, word: str) -> Fraction:
-        for result in self.results:
-            if result.word == word:
-                return result.points
-        return dict(self.unplayed)[word]
-
-    @property
-    def whole_points(self) -> bool:
-        """Every result and unplayed round is worth whole points (not chess's halves)."""
-        return all(r.points.denominator == 1 for r in self.results) and \
-            all(p.denominator == 1 for _, p in self.unplayed)
-
-    @property
-    def win_points(self) -> Fraction:
-        return max(r.points for r in self.results if r.outcome == "win")
 
 
 class DeclarationReader:
     """Reads one declaration's document; `read()` is None when it has errors (all logged)."""
 
-    def __init__(self, game: str, doc: TomlDoc, log: ProblemLog, digest: str):
-        self.game, self.doc, self.log, self.digest = game, doc, log, digest
+    def __init__(self, game: str, doc: TomlDoc, log: ProblemLog):
+        self.game, self.doc, self.log = game, doc, log
         self.lines = KeyLines(doc.text)
         self.errors = 0
 
@@ -131,7 +54,7 @@ class DeclarationReader:
         results = self._results(data.get("results"))
         unplayed = self._unplayed(data.get("unplayed"), results)
         points_column = self._flag("points_column", False)
-        most = self._number(data.get("most_points"), (), "most_points", whole=False) \
+        most = self._number(data.get("most_points"), (), "most_points") \
             if "most_points" in data else None
         if points_column and most is None:
             most = max((r.points for r in results), default=Fraction(0)) * 2
@@ -150,7 +73,7 @@ class DeclarationReader:
             return None
         return Declaration(self.game, name, self.doc.shown, results, unplayed, points_column,
                            most or Fraction(0), game_records, bye_games or 0, tiebreaks,
-                           structure, minutes, self.digest, missed)
+                           structure, minutes, missed)
 
     # ------------------------------------------------------------ plain values
 
@@ -176,7 +99,7 @@ class DeclarationReader:
             return None
         return value
 
-    def _number(self, value: Any, table: tuple, key: str, whole: bool = False,
+    def _number(self, value: Any, table: tuple, key: str,
                 most: Fraction = Fraction(MOST_POINTS)) -> Fraction | None:
         """A number of points: 3, 0.5 or "1/2" (text, for a fraction a decimal cannot write)."""
         number = _exact(value)
@@ -200,7 +123,8 @@ class DeclarationReader:
             if result is None:
                 continue
             for spelling in (result.word, *result.spellings):
-                if spelling in seen or spelling in UNPLAYED or spelling.replace(" ", "-") in UNPLAYED:
+                taken = spelling in UNPLAYED or spelling.replace(" ", "-") in UNPLAYED
+                if spelling in seen or taken:
                     other = seen.get(spelling, "the unplayed rounds")
                     self.error(("results",), word, f"'{spelling}' is a spelling of {other} "
                                                    "already: each spelling means one result")
@@ -319,8 +243,9 @@ class DeclarationReader:
             given = {k: v for k, v in item.items() if k != "name"}
             item = item.get("name")
         if not isinstance(item, str) or item not in TIEBREAKS:
-            self.error((), "tiebreaks", f"{shown(item)} is not a tiebreak site-builder knows: expected "
-                                        f"one of {', '.join(TIEBREAKS)} (docs/games/declared.md#tiebreaks)")
+            self.error((), "tiebreaks", f"{shown(item)} is not a tiebreak site-builder knows: "
+                                        f"expected one of {', '.join(TIEBREAKS)} "
+                                        "(docs/games/declared.md#tiebreaks)")
             return None
         known = TIEBREAKS[item]
         parameters = []
@@ -335,7 +260,8 @@ class DeclarationReader:
                 continue
             share = _exact(given[parameter.name])
             if share is None or not 0 <= share <= 1:
-                self.error((), "tiebreaks", f"{item}'s {parameter.name} = {shown(given[parameter.name])} "
+                written = shown(given[parameter.name])
+                self.error((), "tiebreaks", f"{item}'s {parameter.name} = {written} "
                                             "is not a share from 0 to 1: expected e.g. 0.33 or "
                                             '"1/3"')
                 continue
@@ -395,14 +321,3 @@ class DeclarationReader:
                                        "swiss_rounds and cut")
             stages.append(Stage(up_to, rounds or 1, cut))
         return tuple(stages)
-
-
-def stage_for(structure: tuple[Stage, ...], players: int) -> Stage:
-    for stage in structure:
-        if stage.up_to is None or players <= stage.up_to:
-            return stage
-    return structure[-1]
-
-
-__all__ = ["Declaration", "DeclarationReader", "ResultWord", "Stage", "TiebreakChoice",
-           "GAME_ID", "stage_for", "FORFEIT_WIN", "FORFEIT_LOSS", "HALF_BYE", "ZERO_BYE"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..tiebreaks import decided_by
-from .declaration import Declaration
+from .model import Declaration
 from .tally import Record
 from .tiebreaks import COMPUTED, ZERO, random_draw
 
@@ -39,8 +39,6 @@ def rank(records: Mapping[str, Record], declaration: Declaration, seed: int) -> 
     for choice in chain:
         if choice.name in COMPUTED:
             values[choice.name] = COMPUTED[choice.name](records, declaration, choice)
-        elif choice.name in CHESS:
-            values[choice.name] = CHESS[choice.name](records, declaration, choice)
     draw = random_draw(records, seed)
     names = sorted(records)
     keys = {n: [records[n].points] for n in names}
@@ -74,6 +72,3 @@ def _head_to_head(records: Mapping[str, Record], keys: Mapping[str, list]) -> di
             found[a] = sum((r.points for r in met), ZERO)
             found[b] = sum((r.points for r in records[b].results if r.opponent == a), ZERO)
     return found
-
-
-from .chess import CHESS  # noqa: E402  (chess.py imports this module's neighbours only)

@@ -17,7 +17,7 @@ from ...files.textfiles import ColumnSpec, CsvTable
 from ..cells import INVALID, whole_number
 from ..seating import tables_of
 from ..twoplayer import check_duplicates, check_pair, check_round_numbers
-from .declaration import Declaration
+from .model import Declaration
 from .values import _exact, _shown
 from .vocabulary import (BYE, FORFEIT_LOSS, FORFEIT_WIN, HALF_BYE, UNPLAYED_OUTCOME, WITH_OPPONENT,
                          ZERO_BYE)
@@ -108,7 +108,7 @@ def outcome_of(row: Row, other: Row | None, declaration: Declaration) -> str:
     """win, draw or loss: the word's, or (points given alone) by the table's points."""
     if row.result == BY_POINTS:
         if other is None or other.points is None:
-            return "win" if row.result == BYE else "loss"
+            return "loss"  # points alone, no opponent's to beat: the checks reject it
         return "win" if row.points > other.points else "draw" if row.points == other.points \
             else "loss"
     for result in declaration.results:
@@ -167,8 +167,9 @@ def _check_table(path: str, number: int, rows: list[Row], declaration: Declarati
             return
     forfeits = {a.result, b.result} & set(WITH_OPPONENT)
     if forfeits and {a.result, b.result} != set(WITH_OPPONENT):
-        log.error(path, line, f"table {number} ({names}) has {a.result} and {b.result}: a forfeit "
-                              f"is written {FORFEIT_WIN} on one row and {FORFEIT_LOSS} on the other")
+        log.error(path, line, f"table {number} ({names}) has {a.result} and {b.result}: a "
+                              f"forfeit is written {FORFEIT_WIN} on one row and {FORFEIT_LOSS} "
+                              "on the other")
         return
     if (a.result == BY_POINTS) != (b.result == BY_POINTS):
         log.error(path, line, f"table {number} ({names}): one row gives points and the other a "

@@ -16,13 +16,12 @@ from ..twoplayer import Absence, check_final_too_early, is_complete, status_line
 from ..views import (Bracket, Column, PlayerResult, RankingEntry, RoundView, ScoredEvent,
                      Standings)
 from . import Plan
-from .declaration import Declaration
+from .model import Declaration
 from .ranking import Ranked, rank
 from .rows import BY_POINTS, outcome_of
-from .tally import Record, Result, records_extended, round_results
+from .tally import Record, records_extended, round_results
 from .views import (FINAL_LEAD, columns, elimination_row, explanation, player_games, points_text,
                     record_text, round_pairings, round_tables, swiss_standings, tiebreak_labels)
-from .vocabulary import BYE
 
 ROUND_TEMPLATE = "games/declared/round.html"
 BRACKET_TEMPLATE = "games/elimination_bracket.html"
@@ -178,8 +177,8 @@ class DeclaredScorer:
             title = "Final standings" if final else f"Standings after the {label}"
             standings = self._final_standings(swiss, self.matches[: i + 1], title,
                                               round_.number, final)
-            results = _elimination_results(round_, self.declaration)
-            tables = round_tables(results, self.declaration, True, self.event.ref, seeds, [])
+            tables = round_tables(round_results(round_, self.declaration), self.declaration,
+                                  True, self.event.ref, seeds, [])
             views.append(RoundView(round_.number, label, round_.path, ROUND_TEMPLATE, tables,
                                    standings, pairings=round_pairings(round_, True,
                                                                       self.event.ref)))
@@ -195,8 +194,7 @@ class DeclaredScorer:
         for position, row in enumerate(rows, start=1):
             where = reached.get(row.player.name)
             finish = finish_text(where, self.plan.elimination_rounds, final)
-            shown.append(replace_rank(elimination_row(row, finish, row.rank,
-                                                      None if where else row.tiebreak), position))
+            shown.append(elimination_row(row, position, finish, None if where else row.tiebreak))
         return Standings(title=title, after_round=after, complete=final,
                          columns=FINAL_LEAD + (Column("points", "Points", "points"),)
                          + columns(self.declaration)[1:],
@@ -236,28 +234,6 @@ class DeclaredScorer:
                                                     games.get(name, [])),
                                        row.notes)
         return found
-
-
-def replace_rank(row, rank: int):
-    from dataclasses import replace
-    return replace(row, rank=rank)
-
-
-def _elimination_results(round_: Round, declaration: Declaration) -> dict[str, Result]:
-    tables, loose = tables_of(round_)
-    found = {}
-    for number, rows in tables.items():
-        for row in rows:
-            other = next((o for o in rows if o is not row), None)
-            outcome = "win" if other is None else outcome_of(row, other, declaration)
-            found[row.player] = Result(round_.number, row.result if other else BYE, outcome,
-                                       row.points or declaration.points_of(row.result)
-                                       if row.result != BY_POINTS else row.points,
-                                       number, other.player if other else None, None, row.line)
-    for row in loose:
-        found[row.player] = Result(round_.number, BYE, "win", declaration.points_of(BYE), None,
-                                   None, None, row.line)
-    return found
 
 
 def _matches(round_: Round, expected: dict[str, int], declaration: Declaration) -> list[Match]:

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ...core.model import Round
 from ..seating import tables_of
-from .declaration import Declaration
+from .model import Declaration
 from .rows import BY_POINTS, Row, outcome_of
 from .vocabulary import ABSENT, BYE, FORFEIT_LOSS, FORFEIT_WIN, UNPLAYED
 
@@ -67,19 +67,13 @@ class Record:
     def opponents(self) -> list[str]:
         return [r.opponent for r in self.results if r.opponent is not None]
 
-    def count(self, outcome: str, played_only: bool = False) -> int:
-        return sum(1 for r in self.results if r.outcome == outcome and (r.played or not played_only))
-
-    def kinds(self, kind: str) -> int:
-        return sum(1 for r in self.results if r.kind == kind)
+    def count(self, outcome: str) -> int:
+        """Rounds of this outcome, unplayed ones by what they count as (a bye a win)."""
+        return sum(1 for r in self.results if r.outcome == outcome)
 
     @property
     def byes(self) -> int:
-        return self.kinds(BYE)
-
-    @property
-    def first_round(self) -> int:
-        return next((r.round for r in self.results if r.kind != ABSENT), 0)
+        return sum(1 for r in self.results if r.kind == BYE)
 
     @property
     def last_round(self) -> int:

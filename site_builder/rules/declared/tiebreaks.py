@@ -13,12 +13,14 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from ..tiebreaks import lottery
-from .declaration import Declaration, TiebreakChoice
+from .model import Declaration, TiebreakChoice
+from .chess import CHESS
 from .tally import Record
 from .vocabulary import ABSENT, BYE
 
 ZERO = Fraction(0)
 Values = dict[str, Fraction]
+Records = Mapping[str, Record]
 
 
 def _mean(values: list[Fraction]) -> Fraction:
@@ -47,25 +49,26 @@ def mtg_game_win(record: Record, floor: Fraction) -> Fraction:
     won = drawn = lost = 0
     for result in record.results:
         if result.games is not None:
-            won, drawn, lost = won + result.games[0], drawn + result.games[1], lost + result.games[2]
+            won, drawn, lost = (won + result.games[0], drawn + result.games[1],
+                                lost + result.games[2])
     games = won + drawn + lost
     if not games:
         return floor
     return max(floor, Fraction(3 * won + drawn, 3 * games))
 
 
-def _omw(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _omw(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     floor, win = choice.get("floor"), declaration.win_points
     own = {name: mtg_match_win(record, win, floor) for name, record in records.items()}
     return {name: _mean([own[o] for o in record.opponents]) for name, record in records.items()}
 
 
-def _gw(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _gw(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     floor = choice.get("floor")
     return {name: mtg_game_win(record, floor) for name, record in records.items()}
 
 
-def _ogw(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _ogw(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     own = _gw(records, declaration, choice)
     return {name: _mean([own[o] for o in record.opponents]) for name, record in records.items()}
 
@@ -88,13 +91,13 @@ def pokemon_win(record: Record, floor: Fraction, dropped_cap: Fraction) -> Fract
     return min(max(floor, wins), dropped_cap if record.dropped else Fraction(1))
 
 
-def _owp(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _owp(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     floor, cap = choice.get("floor"), choice.get("dropped_cap")
     own = {name: pokemon_win(record, floor, cap) for name, record in records.items()}
     return {name: _mean([own[o] for o in record.opponents]) for name, record in records.items()}
 
 
-def _oowp(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _oowp(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     owp = _owp(records, declaration, choice)
     return {name: _mean([owp[o] for o in record.opponents]) for name, record in records.items()}
 
@@ -106,7 +109,7 @@ def _rounds_played(record: Record) -> int:
     return sum(1 for r in record.results if r.kind != ABSENT)
 
 
-def _sos(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _sos(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     """The mean, over the opponents met (one term a match), of each opponent's points per round
     played. A bye is no opponent, but a round played by the player who had it; a round a player
     was absent from is none (Cobra's SosCalculator counts one round a pairing, byes included).
@@ -117,7 +120,7 @@ def _sos(records: Mapping[str, Record], declaration: Declaration, choice: Tiebre
     return {name: _mean([average[o] for o in record.opponents]) for name, record in records.items()}
 
 
-def _esos(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _esos(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     sos = _sos(records, declaration, choice)
     return {name: _mean([sos[o] for o in record.opponents]) for name, record in records.items()}
 
@@ -125,7 +128,7 @@ def _esos(records: Mapping[str, Record], declaration: Declaration, choice: Tiebr
 # ---------------------------------------------------------------- the rest
 
 
-def _wins(records: Mapping[str, Record], declaration: Declaration, choice: TiebreakChoice) -> Values:
+def _wins(records: Records, declaration: Declaration, choice: TiebreakChoice) -> Values:
     return {name: Fraction(sum(1 for r in record.results if r.played and r.outcome == "win"))
             for name, record in records.items()}
 
@@ -135,14 +138,15 @@ def random_draw(records: Mapping[str, Record], seed: int) -> dict[str, int]:
     return {name: lottery(seed, name) for name in records}
 
 
-Computed = Callable[[Mapping[str, Record], Declaration, TiebreakChoice], Values]
+Computed = Callable[[Records, Declaration, TiebreakChoice], Values]
 COMPUTED: dict[str, Computed] = {
     "mtg-omw": _omw, "mtg-gw": _gw, "mtg-ogw": _ogw,
     "pokemon-owp": _owp, "pokemon-oowp": _oowp,
     "sos": _sos, "esos": _esos,
     "wins": _wins,
+    **CHESS,
 }
-"""The tiebreaks whose values do not depend on who else is tied; head-to-head and random are
-worked out while ranking, the Buchholz family in chess.py."""
+"""The tiebreaks whose values do not depend on who else is tied (the Buchholz family's are
+worked out in chess.py); head-to-head and random are worked out while ranking."""
 
 __all__ = ["COMPUTED", "random_draw", "mtg_match_win", "mtg_game_win", "pokemon_win", "BYE"]

@@ -14,7 +14,7 @@ from ..elimination import Match
 from ..pairings import Pairings, pairings_of
 from ..twoplayer import Absence
 from ..views import Column, PlayerGame, StandingRow, Standings
-from .declaration import Declaration
+from .model import Declaration
 from .ranking import Ranked
 from .rows import BY_POINTS, PENDING, pending_rows
 from .tally import UNPAIRED, Record, Result
@@ -27,10 +27,10 @@ UNPLAYED_LABELS = {BYE: "Bye", "forfeit-win": "Won by forfeit", "forfeit-loss": 
                    ABSENT: "Absent", UNPAIRED: "Not paired"}
 
 
-def points_value(points: Fraction) -> int | Fraction:
-    """Whole points as an int (JSON 3, not 3.0); halves and the like stay exact, and print as
-    players write them ("2½" in `pair`'s notes and the warnings)."""
-    return exact_points(points)
+def word_label(word: str) -> str:
+    """A result word as pages, slips and the desk show it: "modified-win" → "Modified win"."""
+    shown = word.replace("-", " ")
+    return shown[:1].upper() + shown[1:]
 
 
 def result_label(result: Result, declaration: Declaration) -> str:
@@ -38,7 +38,7 @@ def result_label(result: Result, declaration: Declaration) -> str:
         return UNPLAYED_LABELS[result.kind]
     if result.kind == BY_POINTS:
         return {"win": "Win", "draw": "Draw", "loss": "Loss"}[result.outcome]
-    return result.kind[:1].upper() + result.kind[1:]
+    return word_label(result.kind)
 
 
 def record_text(record: Record) -> str:
@@ -86,7 +86,8 @@ def explanation(declaration: Declaration, seed: int) -> str:
         parts.append(f"then by a random draw fixed by the event's seed ({seed}), so every build "
                      "gives the same order.")
     else:
-        parts.append(f"Equal points are ordered by a random draw fixed by the event's seed ({seed}).")
+        parts.append("Equal points are ordered by a random draw fixed by the event's seed "
+                     f"({seed}).")
     return " ".join(parts)
 
 
@@ -97,7 +98,7 @@ def _share_text(value: Fraction) -> str:
 
 def row_values(row: Ranked) -> dict:
     record = row.record
-    values = {"points": points_value(record.points), "rounds_played": len(record.results),
+    values = {"points": exact_points(record.points), "rounds_played": len(record.results),
               "wins": record.count("win"), "draws": record.count("draw"),
               "losses": record.count("loss"), "byes": record.byes,
               "tiebreaks": dict(row.values)}
@@ -198,14 +199,14 @@ def _result_of(row, others) -> tuple[str, str]:
         return row.result, UNPLAYED_LABELS[row.result]
     if not others and row.result != PENDING:
         return row.result, UNPLAYED_LABELS[UNPAIRED]
-    return row.result, row.result[:1].upper() + row.result[1:]
+    return row.result, word_label(row.result)
 
 
 def slip(declaration: Declaration) -> tuple[SlipField, ...]:
     if declaration.points_column:
         fields = [SlipField("Points")]
     else:
-        fields = [SlipField(r.word[:1].upper() + r.word[1:], tick=True) for r in declaration.results]
+        fields = [SlipField(word_label(r.word), tick=True) for r in declaration.results]
     if declaration.game_records:
         fields += [SlipField("Games won"), SlipField("Games drawn")]
     return tuple(fields)
@@ -227,10 +228,12 @@ def player_games(record: Record, declaration: Declaration, ref: Ref,
     return tuple(lines)
 
 
-def elimination_row(row: StandingRow, finish: str, swiss_rank: int, tiebreak: str | None
+def elimination_row(row: StandingRow, rank: int, finish: str, tiebreak: str | None
                     ) -> StandingRow:
-    values = {"finish": finish, "swiss_rank": swiss_rank, **row.values}
-    return StandingRow(0, row.player, values, row.dropped, tiebreak, row.notes, row.cells)
+    """A Swiss standings row placed after the elimination rounds: its finish, and its Swiss
+    rank kept beside it."""
+    values = {"finish": finish, "swiss_rank": row.rank, **row.values}
+    return StandingRow(rank, row.player, values, row.dropped, tiebreak, row.notes, row.cells)
 
 
 FINAL_LEAD = (Column("finish", "Finish", "text", numeric=False, deciding=True),
